@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Re-fetch the vendored JavaScript from the npm registry and print fresh sha256 sums.
+# Usage: scripts/update_vendor.sh [P5_VERSION] [P5_BRUSH_VERSION]
+# Then update vendor/VENDORED.json with the printed sums and run `pytest tests/test_vendor.py`.
+set -euo pipefail
+p5_version=${1:-2.3.4}
+brush_version=${2:-2.2.2}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+npm pack --silent "p5@${p5_version}" "p5.brush@${brush_version}" >/dev/null
+mkdir p5 brush
+tar xzf "p5-${p5_version}.tgz" -C p5
+tar xzf "p5.brush-${brush_version}.tgz" -C brush
+cp p5/package/lib/p5.js p5/package/lib/p5.min.js "$root/vendor/p5/"
+cp p5/package/license.txt "$root/vendor/p5/LICENSE.txt"
+cp brush/package/dist/p5.brush.js "$root/vendor/p5.brush/"
+cp brush/package/LICENSE.md "$root/vendor/p5.brush/LICENSE.md"
+cd "$root/vendor"
+sha256sum p5/p5.js p5/p5.min.js p5/LICENSE.txt p5.brush/p5.brush.js p5.brush/LICENSE.md
+npm view "p5@${p5_version}" dist.integrity
+npm view "p5.brush@${brush_version}" dist.integrity
