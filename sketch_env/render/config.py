@@ -1,0 +1,90 @@
+"""Renderer configuration: every limit and knob in one validated object."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+BackendName = Literal["auto", "gpu", "llvmpipe", "swiftshader"]
+
+
+def default_pool_size() -> int:
+    """Browsers to run by default: one per CPU core, at least one, at most eight.
+
+    Concurrency has to come from browsers, not pages: pages of one browser share its GPU
+    process and rasterise one after another there (DESIGN.md §3.12).
+    """
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(8, cpus or 1))
+
+
+@dataclass(frozen=True)
+class RenderConfig:
+    """Limits and settings of a `SketchRenderer`.
+
+    Args:
+        pool_size: Browsers in the pool; ``None`` picks `default_pool_size`.
+        backend: GL backend: ``"auto"`` probes and takes the fastest that gives WebGL2
+            (hardware GPU, then Mesa llvmpipe, then SwiftShader); or force one.
+        browser_path: Chromium executable; ``None`` discovers one (see `find_browser`).
+        deadline_s: Wall-clock bound of one render attempt, which holds even when the sketch
+            blocks the page's JavaScript thread forever.
+        max_frames: Frames after which a ``draw`` loop that never stops is captured.
+        max_source_bytes: Larger sketches are rejected unrun (UTF-8 bytes).
+        max_canvas_side: Largest canvas width or height a sketch may set, in pixels.
+        max_canvas_pixels: Largest canvas area a sketch may set, in pixels.
+        js_heap_mb: V8 old-space cap per page; a memory bomb crashes its own page, not the
+            machine.
+        viewport: Browser window size (what ``windowWidth``/``windowHeight`` report).
+        retries: Extra attempts after an infrastructure failure before reporting ``crashed``.
+        poll_interval_s: Delay between readiness polls.
+        start_grace_ms: Time after the sketch loads for p5 to start before the render is
+            reported as ``no_canvas``.
+        launch_timeout_s: Bound on launching one browser.
+    """
+
+    pool_size: int | None = None
+    backend: BackendName = "auto"
+    browser_path: str | None = None
+    deadline_s: float = 30.0
+    max_frames: int = 60
+    max_source_bytes: int = 256 * 1024
+    max_canvas_side: int = 4096
+    max_canvas_pixels: int = 2048 * 2048
+    js_heap_mb: int = 512
+    viewport: tuple[int, int] = (600, 600)
+    retries: int = 1
+    poll_interval_s: float = 0.02
+    start_grace_ms: int = 300
+    launch_timeout_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if self.pool_size is not None and self.pool_size < 1:
+            raise ValueError(f"pool_size must be at least 1, got {self.pool_size}")
+        if self.backend not in ("auto", "gpu", "llvmpipe", "swiftshader"):
+            raise ValueError(
+                f"backend must be auto, gpu, llvmpipe or swiftshader, got {self.backend!r}"
+            )
+        for name in ("deadline_s", "poll_interval_s", "launch_timeout_s"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        for name in ("max_frames", "max_source_bytes", "max_canvas_side", "max_canvas_pixels",
+                     "js_heap_mb"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.retries < 0:
+            raise ValueError(f"retries must be >= 0, got {self.retries}")
+        if len(self.viewport) != 2 or min(self.viewport) < 1:
+            raise ValueError(f"viewport must be (width, height), got {self.viewport}")
+
+    @property
+    def resolved_pool_size(self) -> int:
+        """The pool size, with ``None`` resolved to `default_pool_size`."""
+        return self.pool_size or default_pool_size()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-serialisable view."""
+        data = asdict(self)
+        data["viewport"] = list(self.viewport)
+        return data

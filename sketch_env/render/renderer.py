@@ -1,0 +1,470 @@
+"""`SketchRenderer`: sketches in, `Render` results out, from any thread or event loop.
+
+A Playwright browser is bound to the event loop that launched it. The renderer therefore owns
+a private event loop on a background thread, and every public call hops onto it: plain sync
+code, code inside a running loop (Jupyter, an async trainer) and several threads at once all
+reach the same pool of browsers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import logging
+import os
+import threading
+import time
+import weakref
+from collections.abc import Coroutine, Sequence
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from playwright.async_api import Playwright, async_playwright
+
+from sketch_env.render.backends import BrowserChoice, choose_backend
+from sketch_env.render.config import RenderConfig
+from sketch_env.render.page import (
+    Attempt,
+    InfrastructureError,
+    encode_source,
+    harness_script,
+    run_attempt,
+)
+from sketch_env.render.pool import BrowserPool, BrowserSlot, kill_process_tree
+from sketch_env.render.result import Render, RenderStatus
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: Bound on closing a renderer (browsers, Playwright, the loop thread), so exit never hangs.
+_CLOSE_TIMEOUT_S = 20.0
+
+_live_renderers: weakref.WeakSet[SketchRenderer] = weakref.WeakSet()
+
+
+class SketchRenderer:
+    """Renders p5.js + p5.brush sketches in a pool of headless Chromium browsers.
+
+    Browsers start on first use (or on `start`). Each render runs in a fresh browser context
+    under a hard wall-clock deadline; a browser that crashes or hangs is killed and replaced,
+    and an infrastructure failure is retried once before it is reported as ``crashed``.
+
+    Args:
+        config: Limits and settings; keyword arguments override its fields.
+        **overrides: Any `RenderConfig` field, e.g. ``pool_size=4, backend="swiftshader"``.
+
+    Examples:
+        >>> from sketch_env import SketchRenderer
+        >>> with SketchRenderer(pool_size=2) as renderer:  # doctest: +SKIP
+        ...     result = renderer.render_sync(source, seed=0)
+        ...     result.status, result.paint_fraction, result.backend
+        (<RenderStatus.OK: 'ok'>, 0.41, 'llvmpipe')
+
+        From async code, ``await renderer.render(source, seed=0)`` and
+        ``await renderer.render_many(sources, seeds)``.
+    """
+
+    def __init__(self, config: RenderConfig | None = None, **overrides: Any) -> None:
+        config = config or RenderConfig()
+        self.config = replace(config, **overrides) if overrides else config
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._playwright: Playwright | None = None
+        self._pool: BrowserPool | None = None
+        self._choice: BrowserChoice | None = None
+        self._init_script = harness_script(self.config)
+        self._pid = os.getpid()
+        self._closed = False
+        _live_renderers.add(self)
+
+    # ------------------------------------------------------------------ lifetime
+    def start(self) -> SketchRenderer:
+        """Starts the loop thread, finds Chromium, chooses the backend and launches the pool.
+
+        Idempotent and thread-safe. Called implicitly by the first render.
+
+        Returns:
+            ``self``.
+
+        Raises:
+            BrowserNotFoundError: If no Chromium is installed (the message says how to fix it).
+            BackendUnavailableError: If no GL backend gives WebGL2.
+            RuntimeError: If the renderer was closed, or is used in a forked child process.
+        """
+        with self._lock:
+            self._check_usable()
+            if self._pool is not None:
+                return self
+            if self._thread is None:
+                ready = threading.Event()
+                self._thread = threading.Thread(
+                    target=self._run_loop, args=(ready,), name="sketch-env-renderer", daemon=True
+                )
+                self._thread.start()
+                ready.wait()
+            future = asyncio.run_coroutine_threadsafe(self._start_pool(), self._loop)
+            try:
+                future.result(timeout=self.config.launch_timeout_s * 3)
+            except BaseException:
+                future.cancel()
+                raise
+        return self
+
+    def _run_loop(self, ready: threading.Event) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    async def _start_pool(self) -> None:
+        if self._playwright is None:
+            self._playwright = await async_playwright().start()
+        self._choice = await choose_backend(
+            self._playwright, self.config.backend, self.config.browser_path
+        )
+        pool = BrowserPool(
+            self._playwright, self._choice.executable, self._choice.backend, self.config
+        )
+        try:
+            await pool.start()
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+        logger.info(
+            "sketch_env renderer: %d browsers on %s (%s)",
+            pool.size,
+            self._choice.backend.name,
+            self._choice.renderer,
+        )
+
+    def _check_usable(self) -> None:
+        if self._closed:
+            raise RuntimeError("this SketchRenderer is closed; create a new one")
+        if os.getpid() != self._pid:
+            # Browsers and the loop thread belong to the parent; a fork copies neither.
+            raise RuntimeError(
+                "a SketchRenderer cannot be used in a forked child process; create one in the "
+                "child (shared_renderer() does this for you)"
+            )
+
+    def close(self) -> None:
+        """Closes every browser and stops the loop thread. Safe to call more than once.
+
+        Bounded: browsers that do not close in time are killed, so this never hangs.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            loop, thread = self._loop, self._thread
+        if loop is None or thread is None or os.getpid() != self._pid:
+            return
+        if loop.is_running():
+            future = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
+            try:
+                future.result(timeout=_CLOSE_TIMEOUT_S)
+            except Exception as exc:  # Closing must not raise at exit.
+                logger.warning("renderer did not close cleanly: %s", exc)
+                if self._pool is not None:
+                    for pid in self._pool.pids():
+                        if pid is not None:
+                            kill_process_tree(pid)
+            loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=_CLOSE_TIMEOUT_S)
+
+    async def _shutdown(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+        if self._playwright is not None:
+            try:
+                async with asyncio.timeout(10):
+                    await self._playwright.stop()
+            except Exception as exc:
+                logger.warning("playwright did not stop cleanly: %s", exc)
+
+    def __enter__(self) -> SketchRenderer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> SketchRenderer:
+        await asyncio.to_thread(self.start)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await asyncio.to_thread(self.close)
+
+    # ------------------------------------------------------------------ introspection
+    @property
+    def backend(self) -> str:
+        """The GL backend the pool renders on (starts the renderer if needed)."""
+        self.start()
+        assert self._choice is not None
+        return self._choice.backend.name
+
+    @property
+    def webgl_renderer(self) -> str:
+        """The WebGL renderer string of the chosen backend (starts the renderer if needed)."""
+        self.start()
+        assert self._choice is not None
+        return self._choice.renderer
+
+    @property
+    def executable(self) -> str:
+        """The Chromium executable in use (starts the renderer if needed)."""
+        self.start()
+        assert self._choice is not None
+        return self._choice.executable
+
+    @property
+    def pool_size(self) -> int:
+        """Number of browsers in the pool."""
+        return self.config.resolved_pool_size
+
+    def browser_pids(self) -> list[int | None]:
+        """Process ids of the pool's browsers (for memory reports and fault-injection tests)."""
+        self.start()
+        assert self._pool is not None
+        return self._pool.pids()
+
+    # ------------------------------------------------------------------ rendering
+    async def render(self, source: str | bytes, seed: int = 0) -> Render:
+        """Renders one sketch.
+
+        Safe from any event loop or thread. Never raises for anything the sketch does: the
+        outcome is in the result's ``status`` and ``errors``.
+
+        Args:
+            source: The sketch (p5.js global mode using p5.brush).
+            seed: Seed for ``Math.random``, p5's ``random``/``noise`` and p5.brush.
+
+        Returns:
+            The `Render`.
+
+        Raises:
+            BrowserNotFoundError: If no Chromium is installed.
+            BackendUnavailableError: If no GL backend works.
+        """
+        return await self._call(self._render(source, seed))
+
+    async def render_many(
+        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
+    ) -> list[Render]:
+        """Renders a batch concurrently across the pool (e.g. one GRPO group).
+
+        Args:
+            sources: The sketches.
+            seeds: One seed per sketch, one seed for all, or ``None`` for seed 0.
+
+        Returns:
+            One `Render` per sketch, in order.
+
+        Raises:
+            ValueError: If ``seeds`` has a different length than ``sources``.
+        """
+        seed_list = _seed_list(seeds, len(sources))
+        return await self._call(self._render_many(list(sources), seed_list))
+
+    def render_sync(self, source: str | bytes, seed: int = 0) -> Render:
+        """Blocking `render`, for plain synchronous code (also works under a running loop).
+
+        Raises:
+            RuntimeError: If called on the renderer's own loop thread.
+        """
+        return self._call_sync(self._render(source, seed))
+
+    def render_many_sync(
+        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
+    ) -> list[Render]:
+        """Blocking `render_many`.
+
+        Raises:
+            ValueError: If ``seeds`` has a different length than ``sources``.
+            RuntimeError: If called on the renderer's own loop thread.
+        """
+        seed_list = _seed_list(seeds, len(sources))
+        return self._call_sync(self._render_many(list(sources), seed_list))
+
+    def run_coroutine(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        """Schedules a coroutine on the renderer's loop (for code built on top of it).
+
+        Args:
+            coro: A coroutine that may await `render` directly.
+
+        Returns:
+            A concurrent future with its result.
+        """
+        self.start()
+        assert self._loop is not None
+        return asyncio.run_coroutine_threadsafe(coro, self._loop)
+
+    def on_own_loop(self) -> bool:
+        """Whether the caller is running on the renderer's own loop."""
+        try:
+            return asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            return False
+
+    async def _call(self, coro: Coroutine[Any, Any, T]) -> T:
+        if self.on_own_loop():
+            return await coro
+        try:
+            if self._pool is None:
+                await asyncio.to_thread(self.start)
+            return await asyncio.wrap_future(self.run_coroutine(coro))
+        except BaseException:
+            coro.close()
+            raise
+
+    def _call_sync(self, coro: Coroutine[Any, Any, T]) -> T:
+        if self.on_own_loop():
+            coro.close()
+            raise RuntimeError(
+                "render_sync() was called on the renderer's own event loop; await render()"
+            )
+        try:
+            future = self.run_coroutine(coro)
+        except BaseException:
+            coro.close()
+            raise
+        return future.result()
+
+    async def _render_many(self, sources: list[str | bytes], seeds: list[int]) -> list[Render]:
+        return list(await asyncio.gather(*(self._render(s, k) for s, k in zip(sources, seeds))))
+
+    async def _render(self, source: str | bytes, seed: int) -> Render:
+        assert self._pool is not None and self._choice is not None
+        start = time.perf_counter()
+        backend = self._choice.backend.name
+        seed = int(seed) & 0xFFFFFFFF
+        if not isinstance(source, str | bytes | bytearray):
+            return Render(
+                RenderStatus.REJECTED,
+                errors=(f"harness: a sketch must be text, got {type(source).__name__}",),
+                backend=backend,
+                seed=seed,
+            )
+        data = encode_source(source)
+        if len(data) > self.config.max_source_bytes:
+            return Render(
+                RenderStatus.REJECTED,
+                errors=(
+                    f"harness: the sketch is {len(data)} bytes; the limit is "
+                    f"{self.config.max_source_bytes}",
+                ),
+                backend=backend,
+                seed=seed,
+            )
+        notes: list[str] = []
+        attempts = 0
+        for attempts in range(1, self.config.retries + 2):  # noqa: B007 - reported below
+            try:
+                attempt = await self._attempt(data, seed, backend)
+            except InfrastructureError as exc:
+                notes.append(f"harness: attempt {attempts} failed in the browser: {exc}")
+                logger.warning("render attempt %d failed: %s", attempts, exc)
+                continue
+            render = attempt.render
+            return replace(
+                render,
+                errors=(*notes, *render.errors),
+                elapsed_ms=(time.perf_counter() - start) * 1000.0,
+                attempts=attempts,
+            )
+        return Render(
+            RenderStatus.CRASHED,
+            errors=tuple(notes),
+            elapsed_ms=(time.perf_counter() - start) * 1000.0,
+            backend=backend,
+            seed=seed,
+            attempts=attempts,
+        )
+
+    async def _attempt(self, data: bytes, seed: int, backend: str) -> Attempt:
+        assert self._pool is not None
+        async with self._pool.slot() as slot:
+            assert slot.browser is not None
+            try:
+                attempt = await run_attempt(
+                    slot.browser, data, seed, self.config, backend, self._init_script
+                )
+            except InfrastructureError:
+                await self._replace_quietly(slot)
+                raise
+            if attempt.browser_suspect:
+                await self._replace_quietly(slot)
+            return attempt
+
+    async def _replace_quietly(self, slot: BrowserSlot) -> None:
+        assert self._pool is not None
+        try:
+            await self._pool.replace(slot)
+        except Exception as exc:  # The next acquire of this slot will try again.
+            logger.warning("could not relaunch browser %d: %s", slot.index, exc)
+
+
+def _seed_list(seeds: Sequence[int] | int | None, count: int) -> list[int]:
+    if seeds is None:
+        return [0] * count
+    if isinstance(seeds, int):
+        return [seeds] * count
+    seed_list = list(seeds)
+    if len(seed_list) != count:
+        raise ValueError(f"got {count} sketches but {len(seed_list)} seeds")
+    return seed_list
+
+
+_shared: SketchRenderer | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_renderer(config: RenderConfig | None = None, **overrides: Any) -> SketchRenderer:
+    """Returns the process-wide renderer, creating it on first use.
+
+    The environment, the TRL reward function and the CLI all render through this one pool
+    unless given a renderer of their own. The first call's configuration wins; a later call that
+    asks for a different one is an error rather than a silent surprise. A closed shared renderer
+    (or one inherited through ``fork``) is replaced by a new one.
+
+    Args:
+        config: Configuration for the first creation.
+        **overrides: `RenderConfig` fields.
+
+    Returns:
+        The shared `SketchRenderer` (not yet started: browsers launch on first render).
+
+    Raises:
+        ValueError: If the shared renderer already exists with a different configuration.
+    """
+    global _shared
+    wanted = None
+    if config is not None or overrides:
+        base = config or RenderConfig()
+        wanted = replace(base, **overrides) if overrides else base
+    with _shared_lock:
+        stale = _shared is None or _shared._closed or _shared._pid != os.getpid()
+        if stale:
+            _shared = SketchRenderer(wanted)
+        elif wanted is not None and wanted != _shared.config:
+            raise ValueError(
+                "the shared renderer already runs with a different configuration "
+                f"({_shared.config}); close it first or create a SketchRenderer of your own"
+            )
+        return _shared
+
+
+@atexit.register
+def _close_all_renderers() -> None:
+    for renderer in list(_live_renderers):
+        try:
+            renderer.close()
+        except Exception:  # Exit must proceed.
+            pass

@@ -1,0 +1,131 @@
+"""What a render returns: the picture, how it ended, and everything needed to trust it."""
+
+from __future__ import annotations
+
+import enum
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from sketch_env.render.coverage import to_rgb_array
+
+
+class RenderStatus(enum.StrEnum):
+    """How a render ended.
+
+    ``OK``, ``FRAME_CAPPED`` and ``UNFINISHED`` carry a picture worth scoring; ``CRASHED`` is an
+    infrastructure failure that is not the sketch's fault (its reward should be ``None``);
+    every other status is the sketch's own failure.
+    """
+
+    #: Setup returned and, if the sketch has a ``draw``, the loop stopped after a frame.
+    OK = "ok"
+    #: ``draw`` never called ``noLoop()``; the picture was taken after the frame cap.
+    FRAME_CAPPED = "frame_capped"
+    #: The sketch threw after painting: the picture holds what it painted before the error.
+    UNFINISHED = "unfinished"
+    #: The deadline passed (e.g. an infinite loop). A picture is kept if one could be read.
+    TIMEOUT = "timeout"
+    #: The sketch threw (or failed to parse) before painting anything.
+    JS_ERROR = "js_error"
+    #: p5 never started (no global ``setup``/``draw``) or the sketch removed its canvas.
+    NO_CANVAS = "no_canvas"
+    #: Refused before running: too large, or not text.
+    REJECTED = "rejected"
+    #: The browser failed twice (crash, lost connection): infrastructure, not the sketch.
+    CRASHED = "crashed"
+
+    @property
+    def has_picture(self) -> bool:
+        """Whether renders with this status carry a picture of the sketch's own making."""
+        return self in (RenderStatus.OK, RenderStatus.FRAME_CAPPED, RenderStatus.UNFINISHED)
+
+    @property
+    def is_infrastructure_failure(self) -> bool:
+        """Whether the failure is the environment's, not the policy's (reward ``None``)."""
+        return self is RenderStatus.CRASHED
+
+
+@dataclass(frozen=True, slots=True)
+class Render:
+    """The result of rendering one sketch.
+
+    Args:
+        status: How the render ended.
+        png: The canvas as PNG bytes (RGBA, as the canvas holds it), or ``None`` when no
+            picture could be read.
+        paint_fraction: Share of pixels that differ from the picture's background (see
+            `sketch_env.render.paint_fraction`); ``0.0`` without a picture.
+        errors: JavaScript errors in the order they happened, plus ``harness:`` notes.
+        elapsed_ms: Wall time of the render, including retries.
+        backend: The GL backend that rendered it (pictures are reproducible only within one).
+        seed: The seed given to ``Math.random``, p5's ``random``/``noise`` and p5.brush.
+        frames: ``draw`` frames that completed.
+        width: Canvas width in pixels (0 without a canvas).
+        height: Canvas height in pixels.
+        attempts: Browser attempts used (2 means an infrastructure failure was retried).
+        blocked_requests: URLs the sketch tried to reach outside the sandbox.
+    """
+
+    status: RenderStatus
+    png: bytes | None = field(default=None, repr=False)
+    paint_fraction: float = 0.0
+    errors: tuple[str, ...] = ()
+    elapsed_ms: float = 0.0
+    backend: str = ""
+    seed: int = 0
+    frames: int = 0
+    width: int = 0
+    height: int = 0
+    attempts: int = 1
+    blocked_requests: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Whether the sketch finished cleanly (status ``OK``)."""
+        return self.status is RenderStatus.OK
+
+    def image(self) -> Image.Image:
+        """Returns the picture as an RGB PIL image, transparent pixels over white.
+
+        Raises:
+            ValueError: If the render has no picture.
+        """
+        if self.png is None:
+            raise ValueError(f"this render has no picture (status {self.status.value})")
+        return Image.fromarray(self.array())
+
+    def array(self) -> np.ndarray:
+        """Returns the picture as an ``(H, W, 3)`` uint8 array, transparent pixels over white.
+
+        Raises:
+            ValueError: If the render has no picture.
+        """
+        if self.png is None:
+            raise ValueError(f"this render has no picture (status {self.status.value})")
+        return to_rgb_array(Image.open(io.BytesIO(self.png)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-serialisable view without the picture."""
+        return {
+            "status": self.status.value,
+            "paint_fraction": self.paint_fraction,
+            "errors": list(self.errors),
+            "elapsed_ms": self.elapsed_ms,
+            "backend": self.backend,
+            "seed": self.seed,
+            "frames": self.frames,
+            "width": self.width,
+            "height": self.height,
+            "attempts": self.attempts,
+            "blocked_requests": list(self.blocked_requests),
+            "has_png": self.png is not None,
+        }
+
+    def to_json(self) -> str:
+        """Returns `to_dict` as a JSON string."""
+        return json.dumps(self.to_dict())
