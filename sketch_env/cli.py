@@ -15,6 +15,7 @@ import sys
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "render": ("sketch_env.render.cli", "render one sketch file to a PNG and print its result"),
     "doctor": ("sketch_env.render.doctor", "show the browser and GL backends, and how to fix what is missing"),
+    "hpsv3": ("sketch_env.scoring.hpsv3.cli", "HPSv3 scoring service: setup, serve, make-tiny"),
 }
 
 

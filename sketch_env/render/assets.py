@@ -58,3 +58,39 @@ def vendor_path(relative: str) -> Path:
 def read_vendor_bytes(relative: str) -> bytes:
     """Returns a vendored file's bytes, read once per process."""
     return vendor_path(relative).read_bytes()
+
+
+def verify_vendor(folder: Path | None = None) -> list[str]:
+    """Checks the vendored files against the versions and sha256 sums in ``VENDORED.json``.
+
+    p5.brush 2.x silently draws nothing on p5 1.x (DESIGN.md §3.1), so a swapped or edited
+    library file must be caught before it costs a training run.
+
+    Args:
+        folder: The vendor folder; `vendor_dir` when ``None``.
+
+    Returns:
+        A list of problems; empty when every file matches.
+    """
+    import hashlib
+    import json
+
+    folder = folder or vendor_dir()
+    manifest_path = folder / "VENDORED.json"
+    if not manifest_path.is_file():
+        return [f"{manifest_path} is missing"]
+    manifest = json.loads(manifest_path.read_text("utf-8"))
+    problems = []
+    for package, info in manifest["packages"].items():
+        for relative, expected in info["files"].items():
+            path = folder / relative
+            if not path.is_file():
+                problems.append(f"{package} {info['version']}: {relative} is missing")
+                continue
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            if digest != expected["sha256"]:
+                problems.append(
+                    f"{package} {info['version']}: {relative} has sha256 {digest}, expected "
+                    f"{expected['sha256']} (not the published npm file)"
+                )
+    return problems

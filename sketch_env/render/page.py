@@ -81,6 +81,7 @@ def harness_script(config: RenderConfig) -> str:
     """
     values = {
         "librarySeed": LIBRARY_SEED,
+        "antialias": config.antialias,
         "maxFrames": config.max_frames,
         "maxCanvasSide": config.max_canvas_side,
         "maxCanvasPixels": config.max_canvas_pixels,
@@ -183,6 +184,12 @@ async def run_attempt(
             browser.new_context(
                 viewport={"width": config.viewport[0], "height": config.viewport[1]},
                 device_scale_factor=1,
+                # p5 2.x turns WebGL antialiasing on by default when the user agent says
+                # "Safari", which Chrome's does; see RenderConfig.antialias for why it is off.
+                user_agent=(
+                    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                    f"HeadlessChrome/{browser.version} sketch-env"
+                ),
                 service_workers="block",
                 accept_downloads=False,
             ),

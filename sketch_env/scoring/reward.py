@@ -1,0 +1,632 @@
+"""The reward: gate, preference score, paint coverage and penalties, combined and itemised.
+
+`combine` is a pure function of primitive inputs (the gate's verdict, the rendered picture's
+paint fraction and dark-mass fraction, the scorer's `Score`, and whether the sketch or the
+infrastructure failed), so it is trivially testable and independent of the renderer's types.
+It returns a `RewardBreakdown` holding the scalar reward and every component.
+
+For a sketch that passed the gate and rendered::
+
+    reward = gate_weight
+           + preference_weight * preference_term
+           + coverage_weight   * coverage_term
+           + pairwise_weight   * pairwise_prob
+           - dark_mass_weight  * ramp(dark_mass, dark_mass_start, dark_mass_full)
+
+- ``preference_term`` is the scorer's value (HPSv3's ``mu``, or the heuristic's 0-10), or
+  ``(value - preference_ref_mean) / preference_ref_std`` when both reference statistics are
+  set (e.g. measured on the reference pool), so that scorers on different scales mix alike.
+- ``coverage_term`` is 0 below ``coverage_floor`` (default 0.5 % of the canvas: nothing was
+  painted) and ``min(1, paint_fraction / coverage_target)`` above it, so more paint stops
+  paying once the canvas is reasonably covered.
+- ``pairwise_prob`` is the probability that the painting beats a reference painting, using
+  HPSv3's uncertainty: ``P = mean_r Phi((mu - mu_r) / sqrt(sigma^2 + sigma_r^2))`` over the
+  reference scores (all of them, or a seeded sample of ``pairwise_samples``).
+- the dark-mass penalty answers the hack of drowning the canvas in one black mass, which
+  earns the cheap terms (DESIGN.md §4): ``dark_mass`` is the share of the canvas in its single
+  largest dark colour (`sketch_env.scoring.heuristic.dark_mass_fraction`). A deliberately dark
+  ground (a night sky) is penalised too; set ``dark_mass_weight=0`` for such tasks.
+
+Other outcomes do not use the formula:
+
+- gate failed → ``gate_fail_reward`` (default -1), with the gate's reasons in the breakdown;
+- the sketch threw or timed out (its own fault) → ``sketch_error_reward`` (default -0.5), or,
+  when that is ``None``, the formula applied to whatever it painted;
+- an infrastructure failure (browser crash, scorer down) → ``reward=None``, which TRL leaves
+  out of the loss (DESIGN.md §3.14), never a number the policy would learn from.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from functools import cache
+from typing import Any
+
+from sketch_env.scoring.base import Score
+from sketch_env.scoring.gate import GateVerdict
+
+__all__ = [
+    "RewardBreakdown",
+    "RewardConfig",
+    "RewardInputs",
+    "combine",
+    "openenv_rubric",
+    "pairwise_win_probability",
+]
+
+
+def _finite(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"RewardConfig.{name} must be a finite number, got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """Weights and thresholds of the reward (see the module docstring for the formula).
+
+    Serialisable with `to_dict`/`from_dict`/`to_json`/`from_json`; validated on creation.
+
+    Args:
+        preference_weight: Weight of the preference term.
+        coverage_weight: Weight of the coverage term (which lies in ``[0, 1]``).
+        gate_weight: Bonus added when the gate passed and the sketch rendered.
+        gate_fail_reward: The reward when the gate fails.
+        sketch_error_reward: The reward when the sketch threw or timed out; ``None`` scores
+            what it painted with the formula instead.
+        coverage_floor: Paint fraction below which the coverage term is 0.
+        coverage_target: Paint fraction at which the coverage term reaches 1.
+        dark_mass_weight: Weight of the dark-mass penalty (0 turns it off).
+        dark_mass_start: Dark-mass fraction where the penalty starts.
+        dark_mass_full: Dark-mass fraction where the penalty is at full weight.
+        preference_ref_mean: Reference mean for normalising the preference score.
+        preference_ref_std: Reference standard deviation for normalising it (both or neither).
+        pairwise_weight: Weight of the pairwise win probability (0 turns it off).
+        pairwise_references: Reference ``(mu, sigma)`` pairs, e.g. HPSv3 scores of the
+            reference pool for the same prompt.
+        pairwise_samples: How many references to sample per reward (0: use them all).
+
+    Raises:
+        ValueError: On a non-finite or negative weight, a threshold out of ``[0, 1]`` or out of
+            order, half-given normalisation, a bad reference pair, or pairwise weight without
+            references.
+
+    Examples:
+        >>> RewardConfig(coverage_floor=0.01).coverage_floor
+        0.01
+        >>> RewardConfig.from_json(RewardConfig().to_json()) == RewardConfig()
+        True
+    """
+
+    preference_weight: float = 1.0
+    coverage_weight: float = 1.0
+    gate_weight: float = 0.0
+    gate_fail_reward: float = -1.0
+    sketch_error_reward: float | None = -0.5
+    coverage_floor: float = 0.005
+    coverage_target: float = 0.25
+    dark_mass_weight: float = 1.0
+    dark_mass_start: float = 0.25
+    dark_mass_full: float = 0.5
+    preference_ref_mean: float | None = None
+    preference_ref_std: float | None = None
+    pairwise_weight: float = 0.0
+    pairwise_references: tuple[tuple[float, float], ...] = ()
+    pairwise_samples: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("preference_weight", "coverage_weight", "gate_weight", "dark_mass_weight"):
+            if _finite(name, getattr(self, name)) < 0:
+                raise ValueError(f"RewardConfig.{name} must be >= 0, got {getattr(self, name)}")
+        _finite("pairwise_weight", self.pairwise_weight)
+        if self.pairwise_weight < 0:
+            raise ValueError(
+                f"RewardConfig.pairwise_weight must be >= 0, got {self.pairwise_weight}"
+            )
+        _finite("gate_fail_reward", self.gate_fail_reward)
+        if self.sketch_error_reward is not None:
+            _finite("sketch_error_reward", self.sketch_error_reward)
+        for name in ("coverage_floor", "coverage_target", "dark_mass_start", "dark_mass_full"):
+            value = _finite(name, getattr(self, name))
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"RewardConfig.{name} must be in [0, 1], got {value}")
+        if self.coverage_target <= 0 or self.coverage_target < self.coverage_floor:
+            raise ValueError(
+                "RewardConfig.coverage_target must be > 0 and >= coverage_floor, got "
+                f"target={self.coverage_target}, floor={self.coverage_floor}"
+            )
+        if self.dark_mass_full <= self.dark_mass_start:
+            raise ValueError(
+                "RewardConfig.dark_mass_full must be greater than dark_mass_start, got "
+                f"start={self.dark_mass_start}, full={self.dark_mass_full}"
+            )
+        if (self.preference_ref_mean is None) != (self.preference_ref_std is None):
+            raise ValueError(
+                "RewardConfig.preference_ref_mean and preference_ref_std must be given together"
+            )
+        if self.preference_ref_mean is not None:
+            _finite("preference_ref_mean", self.preference_ref_mean)
+            if _finite("preference_ref_std", self.preference_ref_std) <= 0:
+                raise ValueError(
+                    f"RewardConfig.preference_ref_std must be > 0, got {self.preference_ref_std}"
+                )
+        refs = []
+        for i, pair in enumerate(self.pairwise_references):
+            if not isinstance(pair, Sequence) or isinstance(pair, str) or len(pair) != 2:
+                raise ValueError(
+                    f"RewardConfig.pairwise_references[{i}] must be a (mu, sigma) pair, "
+                    f"got {pair!r}"
+                )
+            mu = _finite(f"pairwise_references[{i}][0]", pair[0])
+            sigma = _finite(f"pairwise_references[{i}][1]", pair[1])
+            if sigma < 0:
+                raise ValueError(f"RewardConfig.pairwise_references[{i}] has sigma < 0: {sigma}")
+            refs.append((mu, sigma))
+        # JSON gives lists; store tuples so the config stays hashable and compares equal.
+        object.__setattr__(self, "pairwise_references", tuple(refs))
+        samples = self.pairwise_samples
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 0:
+            raise ValueError(f"RewardConfig.pairwise_samples must be an int >= 0, got {samples!r}")
+        if self.pairwise_weight > 0 and not refs:
+            raise ValueError("RewardConfig.pairwise_weight > 0 needs pairwise_references")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the fields as plain JSON-compatible values."""
+        out = asdict(self)
+        out["pairwise_references"] = [list(pair) for pair in self.pairwise_references]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RewardConfig:
+        """Builds a config from a mapping; missing keys take their defaults.
+
+        Args:
+            data: Field values (``pairwise_references`` may be a list of lists).
+
+        Returns:
+            The config.
+
+        Raises:
+            ValueError: On an unknown key or a bad value.
+        """
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown RewardConfig keys {unknown}; known: {sorted(known)}")
+        values = dict(data)
+        if "pairwise_references" in values:
+            refs = values["pairwise_references"]
+            if not isinstance(refs, Sequence) or isinstance(refs, str):
+                raise ValueError("RewardConfig.pairwise_references must be a list of pairs")
+            values["pairwise_references"] = tuple(
+                tuple(p) if isinstance(p, list | tuple) else p for p in refs
+            )
+        return cls(**values)
+
+    def to_json(self) -> str:
+        """Returns the config as JSON."""
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> RewardConfig:
+        """Parses `to_json` output.
+
+        Raises:
+            ValueError: On malformed JSON, an unknown key or a bad value.
+        """
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("RewardConfig JSON must be an object")
+        return cls.from_dict(data)
+
+
+@dataclass(frozen=True, slots=True)
+class RewardBreakdown:
+    """The reward and every component that went into it.
+
+    Args:
+        reward: The scalar reward, or ``None`` for an infrastructure failure.
+        status: ``"ok"``, ``"gate_failed"``, ``"sketch_error"`` (fixed penalty applied) or
+            ``"infra_error"``.
+        gate_passed: Whether the gate passed.
+        gate_reasons: The gate's reasons (empty when it passed).
+        gate_codes: The gate's machine codes, parallel to ``gate_reasons``.
+        preference: The scorer's raw value.
+        preference_sigma: The scorer's uncertainty, where it has one.
+        preference_term: The preference term (normalised when configured).
+        coverage: The paint fraction.
+        coverage_term: The coverage term in ``[0, 1]``.
+        dark_mass: The dark-mass fraction.
+        dark_mass_penalty: The weighted penalty subtracted (>= 0).
+        pairwise_prob: The mean win probability against the references.
+        sketch_error: The sketch's own run-time failure, if any.
+        infra_error: The infrastructure failure, if any.
+        contributions: ``(name, weighted value)`` pairs that sum to ``reward``.
+        scorer_terms: The scorer's own named terms (e.g. the heuristic's), for logging.
+    """
+
+    reward: float | None
+    status: str
+    gate_passed: bool
+    gate_reasons: tuple[str, ...] = ()
+    gate_codes: tuple[str, ...] = ()
+    preference: float | None = None
+    preference_sigma: float | None = None
+    preference_term: float | None = None
+    coverage: float | None = None
+    coverage_term: float | None = None
+    dark_mass: float | None = None
+    dark_mass_penalty: float | None = None
+    pairwise_prob: float | None = None
+    sketch_error: str | None = None
+    infra_error: str | None = None
+    contributions: tuple[tuple[str, float], ...] = ()
+    scorer_terms: tuple[tuple[str, float], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-serialisable view (tuples become lists, pairs become dicts)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("contributions", "scorer_terms"):
+                value = dict(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RewardInputs:
+    """Everything `combine` needs about one rollout, bundled (for observations and rubrics).
+
+    Args:
+        gate: The gate's verdict.
+        paint_fraction: The rendered picture's paint fraction; ``None`` when nothing rendered.
+        dark_mass: The rendered picture's dark-mass fraction; ``None`` when nothing rendered.
+        score: The scorer's `Score`; ``None`` when not scored.
+        sketch_error: The sketch's own run-time failure (threw, timed out), if any.
+        infra_error: The infrastructure failure, if any.
+        sample_seed: Seed for sampling pairwise references.
+    """
+
+    gate: GateVerdict
+    paint_fraction: float | None = None
+    dark_mass: float | None = None
+    score: Score | None = None
+    sketch_error: str | None = None
+    infra_error: str | None = None
+    sample_seed: int | None = None
+
+    def combine(self, config: RewardConfig) -> RewardBreakdown:
+        """Returns ``combine(config, ...)`` of these inputs."""
+        return combine(
+            config,
+            self.gate,
+            paint_fraction=self.paint_fraction,
+            dark_mass=self.dark_mass,
+            score=self.score,
+            sketch_error=self.sketch_error,
+            infra_error=self.infra_error,
+            sample_seed=self.sample_seed,
+        )
+
+
+def _phi(x: float) -> float:
+    """Standard normal CDF."""
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+def pairwise_win_probability(
+    mu: float, sigma: float | None, references: Sequence[tuple[float, float]]
+) -> float:
+    """Mean probability that a painting scored ``(mu, sigma)`` beats each reference.
+
+    ``P = mean_r Phi((mu - mu_r) / sqrt(sigma^2 + sigma_r^2))``: the two scores are treated as
+    independent Gaussians. Where both sigmas are 0 the comparison is a step (a tie counts 1/2).
+
+    Args:
+        mu: The painting's score.
+        sigma: Its uncertainty; ``None`` counts as 0.
+        references: ``(mu_r, sigma_r)`` pairs.
+
+    Returns:
+        A probability in ``[0, 1]``.
+
+    Raises:
+        ValueError: If ``references`` is empty.
+
+    Examples:
+        >>> pairwise_win_probability(1.0, 0.0, [(1.0, 1.0)])
+        0.5
+        >>> round(pairwise_win_probability(2.0, 1.0, [(0.0, 1.0)]), 4)
+        0.9214
+    """
+    if not references:
+        raise ValueError("pairwise_win_probability needs at least one reference")
+    s2 = (sigma or 0.0) ** 2
+    total = 0.0
+    for ref_mu, ref_sigma in references:
+        scale = math.sqrt(s2 + ref_sigma**2)
+        diff = mu - ref_mu
+        if scale == 0.0:
+            total += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+        else:
+            total += _phi(diff / scale)
+    return total / len(references)
+
+
+def _ramp(x: float, lo: float, hi: float) -> float:
+    if x <= lo:
+        return 0.0
+    if x >= hi:
+        return 1.0
+    return (x - lo) / (hi - lo)
+
+
+def _fraction(name: str, value: float | None) -> float:
+    if value is None:
+        raise ValueError(f"combine() needs {name} for a sketch that rendered")
+    if isinstance(value, bool) or not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a fraction in [0, 1], got {value!r}")
+    return float(value)
+
+
+def combine(
+    config: RewardConfig,
+    gate: GateVerdict,
+    *,
+    paint_fraction: float | None = None,
+    dark_mass: float | None = None,
+    score: Score | None = None,
+    sketch_error: str | None = None,
+    infra_error: str | None = None,
+    references: Sequence[tuple[float, float]] | None = None,
+    sample_seed: int | None = None,
+) -> RewardBreakdown:
+    """Combines one rollout's parts into its reward. Pure: no I/O, no global state.
+
+    Precedence: a failed gate decides first (nothing was rendered), then an infrastructure
+    failure (``reward=None``), then the sketch's own failure, then the formula.
+
+    Args:
+        config: Weights and thresholds.
+        gate: The gate's verdict on the reply.
+        paint_fraction: The picture's paint fraction (`sketch_env.render.coverage`); needed
+            when the formula applies.
+        dark_mass: The picture's dark-mass fraction (`dark_mass_fraction`); needed when the
+            formula applies and ``dark_mass_weight > 0``.
+        score: The scorer's `Score`; needed when the formula applies and the preference or
+            pairwise weight is non-zero. A non-finite value is treated as a scorer failure.
+        sketch_error: The sketch's own run-time failure (threw, timed out), if any.
+        infra_error: An infrastructure failure (browser crash, scorer unavailable), if any.
+        references: ``(mu, sigma)`` references for the pairwise term; the config's when
+            ``None``.
+        sample_seed: Seed for sampling ``config.pairwise_samples`` references (deterministic
+            for a given seed).
+
+    Returns:
+        The `RewardBreakdown`.
+
+    Raises:
+        ValueError: If an input the formula needs is missing or out of range (a caller's bug,
+            never the policy's).
+
+    Examples:
+        >>> from sketch_env.scoring.gate import GateVerdict
+        >>> b = combine(RewardConfig(), GateVerdict(passed=True), paint_fraction=0.3,
+        ...             dark_mass=0.0, score=Score(6.0))
+        >>> b.reward, b.coverage_term
+        (7.0, 1.0)
+        >>> combine(RewardConfig(), GateVerdict(passed=True), infra_error="browser died").reward
+    """
+    gate_fields = {
+        "gate_passed": gate.passed,
+        "gate_reasons": tuple(gate.reasons),
+        "gate_codes": tuple(gate.codes),
+    }
+    if not gate.passed:
+        reward = config.gate_fail_reward
+        return RewardBreakdown(
+            reward=reward,
+            status="gate_failed",
+            contributions=(("gate_fail", reward),),
+            **gate_fields,
+        )
+    scorer_terms = tuple(score.terms) if score is not None else ()
+    if infra_error is None and score is not None and not math.isfinite(score.value):
+        infra_error = f"the scorer returned a non-finite score ({score.value})"
+    if infra_error is not None:
+        return RewardBreakdown(
+            reward=None,
+            status="infra_error",
+            infra_error=infra_error,
+            sketch_error=sketch_error,
+            scorer_terms=scorer_terms,
+            **gate_fields,
+        )
+
+    observed: dict[str, Any] = {
+        "preference": score.value if score is not None else None,
+        "preference_sigma": score.sigma if score is not None else None,
+        "coverage": paint_fraction,
+        "dark_mass": dark_mass,
+        "sketch_error": sketch_error,
+        "scorer_terms": scorer_terms,
+    }
+    if sketch_error is not None and config.sketch_error_reward is not None:
+        reward = config.sketch_error_reward
+        return RewardBreakdown(
+            reward=reward,
+            status="sketch_error",
+            contributions=(("sketch_error", reward),),
+            **gate_fields,
+            **observed,
+        )
+
+    coverage = _fraction("paint_fraction", paint_fraction)
+    coverage_term = (
+        0.0 if coverage < config.coverage_floor else min(1.0, coverage / config.coverage_target)
+    )
+    contributions: list[tuple[str, float]] = []
+    if config.gate_weight:
+        contributions.append(("gate", config.gate_weight))
+    contributions.append(("coverage", config.coverage_weight * coverage_term))
+
+    needs_score = config.preference_weight > 0 or config.pairwise_weight > 0
+    if needs_score and score is None:
+        raise ValueError("combine() needs a score when the preference or pairwise weight is > 0")
+    preference_term = None
+    if score is not None:
+        preference_term = score.value
+        if config.preference_ref_mean is not None and config.preference_ref_std is not None:
+            preference_term = (score.value - config.preference_ref_mean) / config.preference_ref_std
+        if config.preference_weight:
+            contributions.append(("preference", config.preference_weight * preference_term))
+
+    pairwise_prob = None
+    if config.pairwise_weight > 0:
+        assert score is not None
+        refs = list(config.pairwise_references if references is None else references)
+        if not refs:
+            raise ValueError("combine() needs pairwise references when pairwise_weight > 0")
+        if 0 < config.pairwise_samples < len(refs):
+            refs = random.Random(sample_seed).sample(refs, config.pairwise_samples)
+        pairwise_prob = pairwise_win_probability(score.value, score.sigma, refs)
+        contributions.append(("pairwise", config.pairwise_weight * pairwise_prob))
+
+    dark_penalty = None
+    if config.dark_mass_weight > 0:
+        dark = _fraction("dark_mass", dark_mass)
+        dark_penalty = config.dark_mass_weight * _ramp(
+            dark, config.dark_mass_start, config.dark_mass_full
+        )
+        contributions.append(("dark_mass", -dark_penalty))
+
+    reward = math.fsum(value for _, value in contributions)
+    return RewardBreakdown(
+        reward=reward,
+        status="ok",
+        preference_term=preference_term,
+        coverage_term=coverage_term,
+        dark_mass_penalty=dark_penalty,
+        pairwise_prob=pairwise_prob,
+        contributions=tuple(contributions),
+        **gate_fields,
+        **observed,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# OpenEnv rubric adapter (optional: `pip install openenv`)
+
+
+def _inputs_of(action: Any, observation: Any) -> RewardInputs:
+    """Finds the `RewardInputs` an observation carries (see `openenv_rubric`)."""
+    if isinstance(observation, RewardInputs):
+        return observation
+    inputs = getattr(observation, "reward_inputs", None)
+    if inputs is None:
+        metadata = getattr(observation, "metadata", None)
+        if isinstance(metadata, Mapping):
+            inputs = metadata.get("reward_inputs")
+    if not isinstance(inputs, RewardInputs):
+        raise TypeError(
+            "the observation carries no RewardInputs: give it a `reward_inputs` attribute or "
+            "metadata['reward_inputs'], or pass inputs_from= to openenv_rubric()"
+        )
+    return inputs
+
+
+@cache
+def _rubric_classes() -> tuple[type, type]:
+    # Imported on first use: `openenv` is optional and takes seconds to import.
+    from openenv.core.rubrics import Rubric
+
+    class ComponentRubric(Rubric):
+        """Reports one field of the parent's `RewardBreakdown` (for ``named_rubrics()``)."""
+
+        def __init__(self, field_name: str, transform: Callable[[Any], Any] = lambda v: v):
+            super().__init__()
+            self.field_name = field_name
+            self.transform = transform
+
+        def forward(self, action: Any, observation: Any) -> float | None:
+            value = getattr(observation, self.field_name)
+            return None if value is None else self.transform(value)
+
+    class SketchRewardRubric(Rubric):
+        """`combine` as an OpenEnv rubric; see `openenv_rubric`."""
+
+        def __init__(
+            self,
+            config: RewardConfig,
+            inputs_from: Callable[[Any, Any], RewardInputs],
+        ) -> None:
+            super().__init__()
+            self.config = config
+            self.inputs_from = inputs_from
+            self.last_breakdown: RewardBreakdown | None = None
+            self.gate = ComponentRubric("gate_passed", float)
+            self.preference = ComponentRubric("preference_term")
+            self.coverage = ComponentRubric("coverage_term")
+            self.dark_mass = ComponentRubric("dark_mass_penalty", lambda v: -v)
+            self.pairwise = ComponentRubric("pairwise_prob")
+
+        def forward(self, action: Any, observation: Any) -> float | None:
+            breakdown = self.inputs_from(action, observation).combine(self.config)
+            self.last_breakdown = breakdown
+            for child in self.children():
+                child(action, breakdown)
+            return breakdown.reward
+
+        def reset(self) -> None:
+            self.last_breakdown = None
+
+        def state_dict(self) -> dict[str, Any]:
+            return {"config": self.config.to_dict()}
+
+        def load_state_dict(self, state: dict[str, Any]) -> None:
+            self.config = RewardConfig.from_dict(state["config"])
+
+    return SketchRewardRubric, ComponentRubric
+
+
+def openenv_rubric(
+    config: RewardConfig | None = None,
+    inputs_from: Callable[[Any, Any], RewardInputs] | None = None,
+) -> Any:
+    """Wraps `combine` as an OpenEnv ``Rubric`` (``openenv.core.rubrics``).
+
+    OpenEnv environments compute rewards with ``observation.reward = self._apply_rubric(action,
+    observation)``. This rubric finds the rollout's `RewardInputs` on the observation (its
+    ``reward_inputs`` attribute or ``metadata["reward_inputs"]``, or wherever ``inputs_from``
+    says), combines them with ``config``, and returns the reward (``None`` for infrastructure
+    failures, which OpenEnv's ``Observation.reward`` accepts). The full breakdown is kept in
+    ``rubric.last_breakdown``, and its components are child rubrics (``gate``,
+    ``preference``, ``coverage``, ``dark_mass``, ``pairwise``) whose ``last_score`` shows up
+    in ``rubric.named_rubrics()``.
+
+    OpenEnv's own containers (``WeightedSum``, ``Gate``) are not used: they cannot return a
+    negative gate penalty or pass ``None`` through for infrastructure failures.
+
+    Args:
+        config: Weights and thresholds; the defaults when ``None``.
+        inputs_from: ``(action, observation) -> RewardInputs``; the default looks on the
+            observation as described above.
+
+    Returns:
+        An ``openenv.core.rubrics.Rubric``.
+
+    Raises:
+        ImportError: If ``openenv`` is not installed.
+    """
+    try:
+        rubric_cls, _ = _rubric_classes()
+    except ImportError as err:
+        raise ImportError("openenv_rubric() needs OpenEnv: pip install openenv") from err
+    return rubric_cls(config or RewardConfig(), inputs_from or _inputs_of)

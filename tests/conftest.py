@@ -1,0 +1,75 @@
+"""Shared fixtures: one real Chromium pool for the renderer tests, and known-good sketches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from sketch_env import RenderConfig, RenderStatus, SketchRenderer
+
+#: Short deadline so hostile sketches that must time out cost seconds, not half a minute.
+HOSTILE_DEADLINE_S = 6.0
+#: How far past its deadline a render may end: the deadline is hard, closing takes a moment.
+DEADLINE_SLACK_S = 5.0
+
+#: A small real p5.brush painting: a WEBGL canvas, a pencil line and a watercolour fill.
+GOOD_SKETCH = """
+function setup() {
+  createCanvas(300, 300, WEBGL);
+  background(245, 240, 228);
+  translate(-width / 2, -height / 2);
+  brush.set('2B', '#1f2f7a', 2);
+  brush.line(20, 30, 280, 270);
+  brush.noStroke();
+  brush.fill('#c8402a', 255);
+  brush.fillTexture(0.4, 0.6);
+  brush.rect(60, 60, 160, 140);
+  noLoop();
+}
+"""
+
+#: A sketch whose picture depends on the seed through random() and p5.brush's own PRNG.
+SEEDED_SKETCH = """
+function setup() {
+  createCanvas(300, 300, WEBGL);
+  background(250);
+  translate(-width / 2, -height / 2);
+  brush.set('HB', '#203060', 1);
+  for (let i = 0; i < 12; i++) {
+    brush.line(random(300), random(300), random(300), random(300));
+  }
+  brush.noStroke();
+  brush.fill('#2a7a4a', 110);
+  brush.circle(random(100, 200), random(100, 200), 60);
+}
+"""
+
+
+def require_chromium() -> None:
+    """Fails (not skips) with the install command when no browser is present."""
+    from sketch_env.render.backends import BrowserNotFoundError, find_browser
+
+    try:
+        find_browser()
+    except BrowserNotFoundError as exc:
+        pytest.fail(f"the renderer tests need Chromium: {exc}")
+
+
+@pytest.fixture(scope="session")
+def renderer() -> Iterator[SketchRenderer]:
+    """A two-browser pool on the auto-chosen backend with a short deadline."""
+    require_chromium()
+    config = RenderConfig(pool_size=2, deadline_s=HOSTILE_DEADLINE_S, max_frames=20)
+    with SketchRenderer(config) as r:
+        yield r
+
+
+def assert_good_render(renderer: SketchRenderer) -> None:
+    """Asserts that the pool still renders a known-good sketch correctly."""
+    result = renderer.render_sync(GOOD_SKETCH, seed=3)
+    assert result.status is RenderStatus.OK, result.errors
+    assert result.errors == ()
+    assert result.png is not None and result.width == 300 and result.height == 300
+    assert result.paint_fraction > 0.05, result.paint_fraction
+

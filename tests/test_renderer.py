@@ -1,0 +1,230 @@
+"""The renderer's contract: pictures, determinism, call paths, pool recovery and lifetimes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import psutil
+import pytest
+
+from sketch_env import RenderConfig, RenderStatus, SketchRenderer, shared_renderer
+from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, assert_good_render, require_chromium
+
+
+def test_a_brush_sketch_really_paints(renderer):
+    result = renderer.render_sync(GOOD_SKETCH, seed=0)
+    assert result.status is RenderStatus.OK
+    blank = renderer.render_sync(
+        "function setup() { createCanvas(300, 300, WEBGL); background(245, 240, 228); }"
+    )
+    assert blank.status is RenderStatus.OK
+    assert blank.paint_fraction == 0.0
+    assert result.paint_fraction > 0.05
+    # The watercolour fill landed where the sketch put it: the rect's centre is reddish.
+    r, g, b = result.array()[120, 130].astype(int)
+    assert r > g + 30 and r > b + 30, (r, g, b)
+
+
+def test_result_is_immutable_and_serialisable(renderer):
+    result = renderer.render_sync(GOOD_SKETCH, seed=5)
+    with pytest.raises(AttributeError):
+        result.status = RenderStatus.CRASHED  # type: ignore[misc]
+    data = json.loads(result.to_json())
+    assert data["status"] == "ok" and data["seed"] == 5 and data["has_png"] is True
+    assert data["backend"] == renderer.backend
+    assert "png" not in data
+    assert result.png.startswith(b"\x89PNG")
+    assert result.image().size == (300, 300)
+
+
+def test_same_seed_same_pixels_different_seed_different_picture(renderer):
+    results = renderer.render_many_sync([SEEDED_SKETCH] * 3, seeds=[11, 11, 11])
+    assert all(r.status is RenderStatus.OK for r in results), [r.errors for r in results]
+    arrays = [r.array() for r in results]
+    if renderer.backend == "swiftshader":
+        for other in arrays[1:]:
+            assert np.mean(np.all(other == arrays[0], axis=-1)) >= 0.9999
+    else:
+        # llvmpipe (and GPUs) rendered bit-identical pixels for the same sketch and seed.
+        assert all(np.array_equal(arrays[0], other) for other in arrays[1:])
+    different = renderer.render_sync(SEEDED_SKETCH, seed=12).array()
+    assert np.mean(np.any(different != arrays[0], axis=-1)) > 0.01
+
+
+def test_library_randomness_is_seeded_too(renderer):
+    # No random() in the sketch: only p5.brush's internal PRNG and noise vary the texture.
+    source = GOOD_SKETCH.replace("noLoop();", "")
+    a, b = renderer.render_many_sync([source, source], seeds=[1, 2])
+    again = renderer.render_sync(source, seed=1)
+    assert np.array_equal(a.array(), again.array()) or renderer.backend == "swiftshader"
+    assert not np.array_equal(a.array(), b.array())
+
+
+def test_async_render_and_render_many(renderer):
+    async def main():
+        single = await renderer.render(GOOD_SKETCH, seed=1)
+        many = await renderer.render_many([GOOD_SKETCH, SEEDED_SKETCH] * 4, seeds=range(8))
+        return single, many
+
+    single, many = asyncio.run(main())
+    assert single.status is RenderStatus.OK
+    assert [r.seed for r in many] == list(range(8))
+    assert all(r.status is RenderStatus.OK for r in many)
+
+
+def test_render_many_checks_seed_count(renderer):
+    with pytest.raises(ValueError, match="2 sketches but 3 seeds"):
+        renderer.render_many_sync([GOOD_SKETCH] * 2, seeds=[1, 2, 3])
+
+
+def test_sync_call_inside_a_running_loop(renderer):
+    async def inside():
+        # A notebook cell or an async trainer calling the sync API from its own loop.
+        return renderer.render_sync(GOOD_SKETCH, seed=2)
+
+    assert asyncio.run(inside()).status is RenderStatus.OK
+
+
+def test_many_threads(renderer):
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda s: renderer.render_sync(GOOD_SKETCH, seed=s), range(6)))
+    assert all(r.status is RenderStatus.OK for r in results)
+    assert [r.seed for r in results] == list(range(6))
+
+
+def test_render_sync_on_the_renderers_own_loop_is_refused(renderer):
+    async def on_own_loop():
+        return renderer.render_sync(GOOD_SKETCH)
+
+    with pytest.raises(RuntimeError, match="own event loop"):
+        renderer.run_coroutine(on_own_loop()).result(timeout=30)
+
+
+def test_render_many_spreads_over_browsers(renderer):
+    # With two browsers, two 1.5-second sketches finish in well under their serial time.
+    slow = """
+function setup() { createCanvas(100, 100, WEBGL); background(200); }
+function draw() { const t = performance.now(); while (performance.now() - t < 100) {} }
+"""
+    start = time.perf_counter()
+    results = renderer.render_many_sync([slow, slow], seeds=[0, 1])
+    elapsed = time.perf_counter() - start
+    assert all(r.status is RenderStatus.FRAME_CAPPED for r in results)
+    serial = sum(r.elapsed_ms for r in results) / 1000
+    assert elapsed < 0.8 * serial, (elapsed, serial)
+
+
+def _slow_sketch(frames_ms: int = 150) -> str:
+    return (
+        "function setup() { createCanvas(200, 200, WEBGL); background(230); }\n"
+        "function draw() { const t = performance.now(); while (performance.now() - t < "
+        f"{frames_ms}) {{}} }}"
+    )
+
+
+def test_killing_the_browser_mid_render_is_retried_and_the_pool_recovers():
+    require_chromium()
+    with SketchRenderer(pool_size=1, deadline_s=20, max_frames=15) as r:
+        (old_pid,) = r.browser_pids()
+        assert old_pid is not None
+
+        def kill_soon():
+            time.sleep(1.0)
+            psutil.Process(old_pid).kill()
+
+        killer = threading.Thread(target=kill_soon)
+        killer.start()
+        result = r.render_sync(_slow_sketch(), seed=4)
+        killer.join()
+        assert result.attempts == 2, result.errors
+        assert result.status is RenderStatus.FRAME_CAPPED
+        assert any("attempt 1 failed" in e for e in result.errors)
+        (new_pid,) = r.browser_pids()
+        assert new_pid is not None and new_pid != old_pid
+        assert_good_render(r)
+
+
+def test_repeated_browser_failure_is_reported_as_crashed():
+    require_chromium()
+    with SketchRenderer(pool_size=1, deadline_s=20, max_frames=15, retries=0) as r:
+        (pid,) = r.browser_pids()
+        threading.Timer(1.0, lambda: psutil.Process(pid).kill()).start()
+        result = r.render_sync(_slow_sketch(), seed=4)
+        assert result.status is RenderStatus.CRASHED
+        assert result.status.is_infrastructure_failure
+        assert result.png is None
+        assert_good_render(r)  # the slot relaunched its browser
+
+
+def test_close_is_idempotent_and_final():
+    require_chromium()
+    r = SketchRenderer(pool_size=1)
+    assert r.render_sync(GOOD_SKETCH).ok
+    pids = r.browser_pids()
+    r.close()
+    r.close()
+    time.sleep(0.5)
+    assert not any(pid and psutil.pid_exists(pid) for pid in pids)
+    with pytest.raises(RuntimeError, match="closed"):
+        r.render_sync(GOOD_SKETCH)
+
+
+def test_async_context_manager():
+    require_chromium()
+
+    async def main():
+        async with SketchRenderer(pool_size=1) as r:
+            return await r.render(GOOD_SKETCH)
+
+    assert asyncio.run(main()).ok
+
+
+def test_shared_renderer_is_one_per_process():
+    require_chromium()
+    shared = shared_renderer(pool_size=1)
+    try:
+        assert shared_renderer() is shared
+        assert shared_renderer(pool_size=1) is shared
+        with pytest.raises(ValueError, match="different configuration"):
+            shared_renderer(pool_size=3)
+        assert shared.render_sync(GOOD_SKETCH).ok
+    finally:
+        shared.close()
+    assert shared_renderer() is not shared
+
+
+def test_interpreter_exit_closes_browsers_without_hanging(tmp_path):
+    require_chromium()
+    script = (
+        "from sketch_env import shared_renderer\n"
+        "r = shared_renderer(pool_size=1)\n"
+        f"print(r.render_sync({GOOD_SKETCH!r}).status.value)\n"
+        "print(r.browser_pids()[0], flush=True)\n"
+        # No close(): the atexit hook must shut the browsers down.
+    )
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    status, pid = proc.stdout.split()
+    assert status == "ok"
+    assert time.perf_counter() - start < 60
+    time.sleep(0.5)
+    assert not psutil.pid_exists(int(pid)), "the browser outlived the interpreter"
+
+
+def test_config_validation():
+    with pytest.raises(ValueError, match="pool_size"):
+        RenderConfig(pool_size=0)
+    with pytest.raises(ValueError, match="backend"):
+        RenderConfig(backend="opengl")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="deadline_s"):
+        RenderConfig(deadline_s=0)
+    assert RenderConfig().resolved_pool_size >= 1

@@ -1,0 +1,39 @@
+"""The vendored libraries are the published npm files, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from sketch_env.render.assets import vendor_dir, verify_vendor
+
+
+def test_vendored_files_match_their_checksums():
+    assert verify_vendor() == []
+
+
+def test_versions_are_the_pinned_ones():
+    manifest = json.loads((vendor_dir() / "VENDORED.json").read_text())
+    assert manifest["packages"]["p5"]["version"] == "2.3.4"
+    assert manifest["packages"]["p5.brush"]["version"] == "2.2.2"
+    head = (vendor_dir() / "p5" / "p5.min.js").read_bytes()[:200].decode()
+    assert "2.3.4" in head
+
+
+def test_a_swapped_library_is_caught(tmp_path):
+    # A p5 1.x swapped in makes every brush call draw nothing (DESIGN.md §3.1); the checksum
+    # check is what stands between that and a silent training run.
+    copy = tmp_path / "vendor"
+    shutil.copytree(vendor_dir(), copy)
+    target = copy / "p5" / "p5.min.js"
+    target.write_bytes(target.read_bytes().replace(b"2.3.4", b"1.11.1", 1))
+    problems = verify_vendor(copy)
+    assert len(problems) == 1 and "p5/p5.min.js" in problems[0]
+    (copy / "p5.brush" / "LICENSE.md").unlink()
+    assert any("missing" in p for p in verify_vendor(copy))
+
+
+def test_licences_ship_next_to_the_libraries():
+    assert "LESSER GENERAL PUBLIC LICENSE" in (vendor_dir() / "p5" / "LICENSE.txt").read_text()
+    assert "MIT License" in (vendor_dir() / "p5.brush" / "LICENSE.md").read_text()
+    assert (vendor_dir() / "p5" / "p5.js").stat().st_size > 1_000_000  # unminified source
