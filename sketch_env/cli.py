@@ -1,7 +1,7 @@
 """The ``sketch-env`` command.
 
 Each subcommand lives beside the code it drives and is imported only when it runs, so
-``sketch-env --help`` stays fast and a missing optional extra only breaks its own subcommand.
+``sketch-env --help`` stays fast and a missing optional extra breaks only its own subcommand.
 A subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int``.
 """
 
@@ -13,24 +13,42 @@ import sys
 
 #: name -> (module, one-line help). Modules are imported lazily.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "render": ("sketch_env.render.cli", "render one sketch file to a PNG and print its result"),
+    "render": ("sketch_env.render.cli", "render sketch files to PNGs and print each result as JSON"),
     "doctor": ("sketch_env.render.doctor", "show the browser and GL backends, and how to fix what is missing"),
     "hpsv3": ("sketch_env.scoring.hpsv3.cli", "HPSv3 scoring service: setup, serve, make-tiny"),
+    "serve": ("sketch_env.server.cli", "serve the environment over OpenEnv HTTP/WebSocket"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Returns the argument parser with every subcommand registered."""
+def _top_level_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sketch-env",
         description="Render, score and serve p5.brush painting sketches for reinforcement learning.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="commands:\n"
+        + "\n".join(f"  {name:<10} {help_text}" for name, (_, help_text) in SUBCOMMANDS.items())
+        + "\n\nRun `sketch-env COMMAND --help` for a command's options.",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module_name, help_text) in SUBCOMMANDS.items():
-        module = importlib.import_module(module_name)
-        command = sub.add_parser(name, help=help_text, description=module.__doc__)
-        module.add_arguments(command)
-        command.set_defaults(_run=module.run)
+    parser.add_argument("command", nargs="?", choices=list(SUBCOMMANDS), metavar="COMMAND")
+    return parser
+
+
+def build_parser(name: str) -> argparse.ArgumentParser:
+    """Returns the parser of one subcommand, importing only that subcommand's module.
+
+    Args:
+        name: A key of `SUBCOMMANDS`.
+
+    Returns:
+        The parser; parsed arguments carry the module's ``run`` as ``_run``.
+    """
+    module_name, help_text = SUBCOMMANDS[name]
+    module = importlib.import_module(module_name)
+    parser = argparse.ArgumentParser(
+        prog=f"sketch-env {name}", description=module.__doc__ or help_text
+    )
+    module.add_arguments(parser)
+    parser.set_defaults(_run=module.run)
     return parser
 
 
@@ -43,11 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     Returns:
         The process exit status.
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return 2
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] not in SUBCOMMANDS:
+        top = _top_level_parser()
+        top.parse_args(argv[:1])  # exits with a usage error for an unknown command
+        top.print_help()
+        return 2 if not argv else 0
+    args = build_parser(argv[0]).parse_args(argv[1:])
     return int(args._run(args) or 0)
 
 

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Sets up sketch_env on a Debian/Ubuntu machine (what CI and the README's quick start run).
+#
+#   scripts/setup.sh          Chromium + Mesa from Debian's packages, then the package itself
+#   scripts/setup.sh --dev    also the test extras, a CPU torch, TRL, and the isolated HPSv3 venv
+#
+# Idempotent: what is already installed is not installed again.
+set -euo pipefail
+
+dev=0
+for arg in "$@"; do
+  case "$arg" in
+    --dev) dev=1 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    *) echo "unknown option: $arg" >&2; exit 2 ;;
+  esac
+done
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+python=${PYTHON:-python3}
+
+# --- system packages: the browser and Mesa's software GL (llvmpipe, ~3x faster than SwiftShader)
+missing=()
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+  || [ -n "${SKETCH_ENV_CHROMIUM:-}" ] || missing+=(chromium)
+for pkg in libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "Not a Debian/Ubuntu system: install Chromium (or run 'python -m playwright install chromium')" >&2
+    echo "and Mesa's EGL yourself, then rerun. Missing: ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "==> installing ${missing[*]} (apt-get)"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- the package
+if [ "$dev" -eq 1 ]; then
+  # TRL pulls in torch; an unpinned torch is a multi-GB CUDA build. The pinned CPU build first.
+  if ! "$python" -c "import torch" >/dev/null 2>&1; then
+    echo "==> installing torch==2.13.0"
+    "$python" -m pip install -q torch==2.13.0
+  fi
+  echo "==> installing sketch_env with its dev and trl extras"
+  "$python" -m pip install -q -e ".[dev,trl]"
+  # HPSv3 pins transformers 4.45.2, which cannot live beside TRL: it gets its own venv.
+  echo "==> provisioning the isolated HPSv3 environment"
+  "$python" -m sketch_env.cli hpsv3 setup
+else
+  echo "==> installing sketch_env"
+  "$python" -m pip install -q -e .
+fi
+echo "==> done"

@@ -1,0 +1,66 @@
+"""Render sketch files to PNGs and print each result as JSON (one line per sketch).
+
+Examples:
+    sketch-env render my_sketch.js --seed 3 --out my_sketch.png
+    sketch-env render sketches/*.js --out-dir renders/ --backend swiftshader
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
+from sketch_env.render.config import RenderConfig
+from sketch_env.render.renderer import SketchRenderer
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the ``render`` arguments."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument("sketches", nargs="+", type=Path, help="sketch files (.js)")
+    parser.add_argument("--seed", type=int, default=0, help="render seed (default 0)")
+    parser.add_argument("--out", type=Path, help="PNG path (only with a single sketch)")
+    parser.add_argument("--out-dir", type=Path, help="folder for one PNG per sketch")
+    parser.add_argument(
+        "--backend",
+        default="auto",
+        choices=["auto", "gpu", "llvmpipe", "swiftshader"],
+        help="GL backend (default: fastest that works)",
+    )
+    parser.add_argument("--pool-size", type=int, default=None, help="browsers (default: CPUs)")
+    parser.add_argument("--deadline", type=float, default=30.0, help="seconds per render")
+    parser.add_argument("--max-frames", type=int, default=60, help="frame cap for endless draw")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Renders the sketches; exit status 0 when every render has a picture, 1 otherwise."""
+    if args.out and len(args.sketches) != 1:
+        print("--out takes a single sketch; use --out-dir for several", file=sys.stderr)
+        return 2
+    config = RenderConfig(
+        pool_size=args.pool_size,
+        backend=args.backend,
+        deadline_s=args.deadline,
+        max_frames=args.max_frames,
+    )
+    sources = [path.read_bytes() for path in args.sketches]
+    try:
+        with SketchRenderer(config) as renderer:
+            results = renderer.render_many_sync(sources, seeds=args.seed)
+    except (BrowserNotFoundError, BackendUnavailableError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    if args.out_dir:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+    all_pictured = True
+    for path, result in zip(args.sketches, results):
+        target = args.out or (args.out_dir / f"{path.stem}.png" if args.out_dir else None)
+        if target is not None and result.png is not None:
+            target.write_bytes(result.png)
+        all_pictured &= result.status.has_picture
+        print(json.dumps({"sketch": str(path), "png": str(target) if target else None,
+                          **result.to_dict()}))
+    return 0 if all_pictured else 1
