@@ -13,17 +13,23 @@ import sys
 
 #: name -> (module, one-line help). Modules are imported lazily.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "render": ("sketch_env.render.cli", "render sketch files to PNGs and print each result as JSON"),
-    "doctor": ("sketch_env.render.doctor", "show the browser and GL backends, and how to fix what is missing"),
+    "render": (
+        "sketch_env.render.cli",
+        "render sketch files to PNGs and print each result as JSON",
+    ),
+    "rollout": ("sketch_env.rollout.cli", "render and score sketches; write PNGs and a gallery"),
+    "doctor": ("sketch_env.doctor", "check browser, GL backends, scorer, versions; print fixes"),
     "hpsv3": ("sketch_env.scoring.hpsv3.cli", "HPSv3 scoring service: setup, serve, make-tiny"),
+    "pool": ("sketch_env.env.pool_cli", "list the reference pool, or re-render and re-measure it"),
     "serve": ("sketch_env.server.cli", "serve the environment over OpenEnv HTTP/WebSocket"),
+    "bench": ("sketch_env.bench_cli", "renderer vs baseline benchmark (needs a checkout)"),
 }
 
 
 def _top_level_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sketch-env",
-        description="Render, score and serve p5.brush painting sketches for reinforcement learning.",
+        description="Render, score and serve p5.brush paintings for reinforcement learning.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="commands:\n"
         + "\n".join(f"  {name:<10} {help_text}" for name, (_, help_text) in SUBCOMMANDS.items())

@@ -72,4 +72,3 @@ def assert_good_render(renderer: SketchRenderer) -> None:
     assert result.errors == ()
     assert result.png is not None and result.width == 300 and result.height == 300
     assert result.paint_fraction > 0.05, result.paint_fraction
-

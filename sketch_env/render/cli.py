@@ -56,11 +56,14 @@ def run(args: argparse.Namespace) -> int:
     if args.out_dir:
         args.out_dir.mkdir(parents=True, exist_ok=True)
     all_pictured = True
-    for path, result in zip(args.sketches, results):
+    for path, result in zip(args.sketches, results, strict=False):
         target = args.out or (args.out_dir / f"{path.stem}.png" if args.out_dir else None)
         if target is not None and result.png is not None:
             target.write_bytes(result.png)
         all_pictured &= result.status.has_picture
-        print(json.dumps({"sketch": str(path), "png": str(target) if target else None,
-                          **result.to_dict()}))
+        print(
+            json.dumps(
+                {"sketch": str(path), "png": str(target) if target else None, **result.to_dict()}
+            )
+        )
     return 0 if all_pictured else 1

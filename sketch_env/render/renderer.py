@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import logging
 import os
 import threading
@@ -32,6 +33,7 @@ from sketch_env.render.page import (
     run_attempt,
 )
 from sketch_env.render.pool import BrowserPool, BrowserSlot, kill_process_tree
+from sketch_env.render.prewarm import PagePrewarmer
 from sketch_env.render.result import Render, RenderStatus
 
 logger = logging.getLogger(__name__)
@@ -74,6 +76,7 @@ class SketchRenderer:
         self._playwright: Playwright | None = None
         self._pool: BrowserPool | None = None
         self._choice: BrowserChoice | None = None
+        self._prewarmer: PagePrewarmer | None = None
         self._init_script = harness_script(self.config)
         self._pid = os.getpid()
         self._closed = False
@@ -137,6 +140,10 @@ class SketchRenderer:
             await pool.close()
             raise
         self._pool = pool
+        if self.config.prewarm:
+            self._prewarmer = PagePrewarmer(self.config, self._init_script)
+            for slot in pool.slots:
+                self._prewarmer.refill(slot.index, slot.browser)
         logger.info(
             "sketch_env renderer: %d browsers on %s (%s)",
             pool.size,
@@ -180,6 +187,12 @@ class SketchRenderer:
         thread.join(timeout=_CLOSE_TIMEOUT_S)
 
     async def _shutdown(self) -> None:
+        if self._prewarmer is not None:
+            try:
+                async with asyncio.timeout(10):
+                    await self._prewarmer.close()
+            except Exception as exc:  # The browsers' close below reclaims what is left.
+                logger.warning("warm pages did not close cleanly: %s", exc)
         if self._pool is not None:
             await self._pool.close()
         if self._playwright is not None:
@@ -338,7 +351,11 @@ class SketchRenderer:
         return future.result()
 
     async def _render_many(self, sources: list[str | bytes], seeds: list[int]) -> list[Render]:
-        return list(await asyncio.gather(*(self._render(s, k) for s, k in zip(sources, seeds))))
+        return list(
+            await asyncio.gather(
+                *(self._render(s, k) for s, k in zip(sources, seeds, strict=False))
+            )
+        )
 
     async def _render(self, source: str | bytes, seed: int) -> Render:
         assert self._pool is not None and self._choice is not None
@@ -365,7 +382,7 @@ class SketchRenderer:
             )
         notes: list[str] = []
         attempts = 0
-        for attempts in range(1, self.config.retries + 2):  # noqa: B007 - reported below
+        for attempts in range(1, self.config.retries + 2):
             try:
                 attempt = await self._attempt(data, seed, backend)
             except InfrastructureError as exc:
@@ -392,9 +409,18 @@ class SketchRenderer:
         assert self._pool is not None
         async with self._pool.slot() as slot:
             assert slot.browser is not None
+            prepared = None
+            if self._prewarmer is not None:
+                prepared = await self._prewarmer.take(slot.index, slot.browser)
             try:
                 attempt = await run_attempt(
-                    slot.browser, data, seed, self.config, backend, self._init_script
+                    slot.browser,
+                    data,
+                    seed,
+                    self.config,
+                    backend,
+                    self._init_script,
+                    prepared=prepared,
                 )
             except InfrastructureError:
                 await self._replace_quietly(slot)
@@ -405,10 +431,15 @@ class SketchRenderer:
 
     async def _replace_quietly(self, slot: BrowserSlot) -> None:
         assert self._pool is not None
+        if self._prewarmer is not None:
+            self._prewarmer.discard(slot.index)
         try:
             await self._pool.replace(slot)
         except Exception as exc:  # The next acquire of this slot will try again.
             logger.warning("could not relaunch browser %d: %s", slot.index, exc)
+            return
+        if self._prewarmer is not None:
+            self._prewarmer.refill(slot.index, slot.browser)
 
 
 def _seed_list(seeds: Sequence[int] | int | None, count: int) -> list[int]:
@@ -464,7 +495,5 @@ def shared_renderer(config: RenderConfig | None = None, **overrides: Any) -> Ske
 @atexit.register
 def _close_all_renderers() -> None:
     for renderer in list(_live_renderers):
-        try:
+        with contextlib.suppress(Exception):  # Exit must proceed.
             renderer.close()
-        except Exception:  # Exit must proceed.
-            pass

@@ -67,7 +67,9 @@ class Scorer(Protocol):
         ...
 
 
-def score_sync(scorer: Scorer, images: Sequence[Image.Image], prompts: Sequence[str]) -> list[Score]:
+def score_sync(
+    scorer: Scorer, images: Sequence[Image.Image], prompts: Sequence[str]
+) -> list[Score]:
     """Calls ``scorer.score`` from synchronous code.
 
     Args:

@@ -184,11 +184,16 @@ class Evaluator:
         rendered = await asyncio.gather(
             *(self.renderer.render(verdicts[i].source or "", seed=seed_list[i]) for i in to_render)
         )
-        for i, render in zip(to_render, rendered):
+        for i, render in zip(to_render, rendered, strict=False):
             renders[i] = render
 
-        pictured = [i for i in to_render if renders[i] is not None and renders[i].png is not None
-                    and renders[i].status.has_picture]
+        pictured = [
+            i
+            for i in to_render
+            if renders[i] is not None
+            and renders[i].png is not None
+            and renders[i].status.has_picture
+        ]
         images = [renders[i].image() for i in pictured]  # type: ignore[union-attr]
         scores: dict[int, Score] = {}
         dark: dict[int, float] = {}
@@ -197,10 +202,10 @@ class Evaluator:
             dark_values = await asyncio.gather(
                 *(asyncio.to_thread(dark_mass_fraction, image) for image in images)
             )
-            dark = dict(zip(pictured, dark_values))
+            dark = dict(zip(pictured, dark_values, strict=False))
             try:
                 values = await self.scorer.score(images, [prompts[i] for i in pictured])
-                scores = dict(zip(pictured, values))
+                scores = dict(zip(pictured, values, strict=False))
             except ScorerUnavailableError as exc:
                 scorer_error = f"scorer {self.scorer.name} unavailable: {exc}"
 
