@@ -14,7 +14,14 @@ import numpy as np
 import psutil
 import pytest
 
-from sketch_env import RenderConfig, RenderStatus, SketchRenderer, shared_renderer
+from sketch_env import (
+    BrowserNotFoundError,
+    RenderConfig,
+    RenderStatus,
+    SketchRenderer,
+    shared_renderer,
+)
+from sketch_env.render.backends import find_browser, probe_backend
 from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, assert_good_render, require_chromium
 
 
@@ -215,3 +222,34 @@ def test_config_validation():
     with pytest.raises(ValueError, match="deadline_s"):
         RenderConfig(deadline_s=0)
     assert RenderConfig().resolved_pool_size >= 1
+
+
+def test_missing_browser_names_the_install_command():
+    r = SketchRenderer(browser_path="/nonexistent/chromium", pool_size=1)
+    with pytest.raises(BrowserNotFoundError, match="apt-get install -y chromium"):
+        r.render_sync(GOOD_SKETCH)
+    r.close()
+
+
+def test_probing_a_backend_reports_its_webgl_renderer():
+    require_chromium()
+
+    async def probe():
+        from playwright.async_api import async_playwright
+
+        async with async_playwright() as pw:
+            return await probe_backend(pw, find_browser(), "swiftshader")
+
+    result = asyncio.run(probe())
+    assert result.ok and "swiftshader" in result.renderer.lower()
+
+
+def test_forced_swiftshader_backend_is_reported_and_nearly_deterministic():
+    require_chromium()
+    with SketchRenderer(pool_size=1, backend="swiftshader") as r:
+        assert r.backend == "swiftshader"
+        first, second, third = (r.render_sync(SEEDED_SKETCH, seed=11) for _ in range(3))
+        assert first.backend == "swiftshader" and first.status is RenderStatus.OK
+        for other in (second, third):
+            same = np.mean(np.all(other.array() == first.array(), axis=-1))
+            assert same >= 0.9999, same

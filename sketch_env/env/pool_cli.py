@@ -1,0 +1,115 @@
+"""List the reference pool, or re-render it and refresh its measured metadata.
+
+Examples:
+    sketch-env pool list
+    sketch-env pool list --tier love --json
+    sketch-env pool refresh                    # 3 repeats, rewrites reference_pool/pool.json
+    sketch-env pool refresh --repeats 1 --id trees-charcoal-oak --dry-run
+    sketch-env pool refresh --scorer hpsv3     # on a GPU machine with the HPSv3 service up
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the ``pool`` subcommands."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    sub = parser.add_subparsers(dest="pool_command", metavar="ACTION", required=True)
+
+    listing = sub.add_parser("list", help="list the references and their measured metadata")
+    listing.add_argument("--tier", choices=["love", "ok", "weak"], help="only this tier")
+    listing.add_argument("--task", help="only this task id, e.g. flowers/watercolour")
+    listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    listing.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
+
+    refresh = sub.add_parser("refresh", help="re-render every reference and rewrite pool.json")
+    refresh.add_argument("--repeats", type=int, default=3, help="renders per reference (default 3)")
+    refresh.add_argument(
+        "--backend",
+        default="auto",
+        choices=["auto", "gpu", "llvmpipe", "swiftshader"],
+        help="GL backend (default: fastest that works); recorded with every measurement",
+    )
+    refresh.add_argument(
+        "--scorer",
+        default="heuristic",
+        help="'heuristic' (default) or an HPSv3 spec ('hpsv3', 'hpsv3+http://host:port') to "
+        "also fill hpsv3_mu/hpsv3_sigma",
+    )
+    refresh.add_argument("--deadline", type=float, default=60.0, help="seconds per render")
+    refresh.add_argument(
+        "--id", action="append", dest="ids", help="only this reference (repeatable)"
+    )
+    refresh.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
+    refresh.add_argument("--dry-run", action="store_true", help="measure and print; write nothing")
+    refresh.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def _run_list(args: argparse.Namespace) -> int:
+    from sketch_env.env.reference_pool import load_reference_pool
+
+    refs = load_reference_pool(args.pool_dir, tier=args.tier, task_id=args.task)
+    if args.json:
+        print(json.dumps([ref.to_dict() for ref in refs], indent=2))
+        return 0
+
+    def num(value: object, fmt: str) -> str:
+        width = int(fmt.split(".")[0] or 0)
+        return format(value, fmt) if isinstance(value, int | float) else "-".rjust(width)
+
+    header = ("id", "task", "tier", "ms", "cover", "heur", "hpsv3")
+    print("{:36s} {:26s} {:5s} {:>7s} {:>6s} {:>5s} {:>6s}".format(*header))
+    for ref in refs:
+        meta = ref.metadata
+        print(
+            f"{ref.id:36s} {ref.task_id:26s} {ref.tier:5s} {num(meta.get('render_ms'), '7.0f')} "
+            f"{num(meta.get('paint_coverage'), '6.3f')} {num(meta.get('heuristic_score'), '5.2f')} "
+            f"{num(meta.get('hpsv3_mu'), '6.2f')}"
+        )
+    print(f"{len(refs)} references")
+    return 0
+
+
+def _run_refresh(args: argparse.Namespace) -> int:
+    from sketch_env.env.reference_pool import ReferencePoolError, refresh_reference_pool
+    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
+    from sketch_env.render.config import RenderConfig
+    from sketch_env.render.renderer import SketchRenderer
+    from sketch_env.scoring.base import ScorerUnavailableError
+
+    if args.repeats < 1:
+        print("--repeats must be at least 1", file=sys.stderr)
+        return 2
+    # One browser: the pool's render times are meant as the cost of each sketch alone.
+    config = RenderConfig(pool_size=1, backend=args.backend, deadline_s=args.deadline)
+    try:
+        with SketchRenderer(config) as renderer:
+            report = refresh_reference_pool(
+                renderer,
+                args.scorer,
+                repeats=args.repeats,
+                path=args.pool_dir,
+                ids=args.ids,
+                write=not args.dry_run,
+            )
+    except (BrowserNotFoundError, BackendUnavailableError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    except (ReferencePoolError, ScorerUnavailableError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.to_dict(), indent=2) if args.json else report.table())
+    if report.written:
+        print(f"wrote {report.pool_dir / 'pool.json'}", file=sys.stderr)
+    return 0 if report.ok else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs ``pool list`` or ``pool refresh``; refresh exits 1 if any reference failed."""
+    if args.pool_command == "list":
+        return _run_list(args)
+    return _run_refresh(args)

@@ -1,0 +1,257 @@
+"""The reference pool: loader, gate, real renders of every sketch, heuristic ranking, refresh."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sketch_env import Render, RenderStatus, SketchRenderer
+from sketch_env.env.reference_pool import (
+    POOL_ENV,
+    TIERS,
+    Reference,
+    ReferencePoolError,
+    find_pool_dir,
+    get_reference,
+    load_reference_pool,
+    pairwise_references,
+    refresh_reference_pool,
+)
+from sketch_env.env.tasks import MEDIA, SUBJECTS
+from sketch_env.scoring import HeuristicScorer, check_sketch
+from tests.conftest import require_chromium
+
+REFS = load_reference_pool()
+REF_IDS = [ref.id for ref in REFS]
+
+#: A valid sketch that paints nothing on its paper.
+BLANK_SKETCH = """
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  translate(-width / 2, -height / 2);
+  background('#f5efe1');
+  brush.noStroke();
+}
+"""
+
+#: The reward hack seen in public runs: one fat black mass in the middle of the page.
+BLACK_BLOB_SKETCH = """
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  translate(-width / 2, -height / 2);
+  background('#f5efe1');
+  brush.noStroke();
+  brush.wash('#000000', 255);
+  brush.circle(300, 300, 210);
+  brush.noWash();
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def pool_renderer() -> Iterator[SketchRenderer]:
+    """Two browsers with a deadline well above the heaviest reference."""
+    require_chromium()
+    with SketchRenderer(pool_size=2, deadline_s=60) as renderer:
+        yield renderer
+
+
+@pytest.fixture(scope="module")
+def pool_renders(pool_renderer: SketchRenderer) -> dict[str, Render]:
+    """Every reference, the blank sketch and the black blob, rendered once with seed 0."""
+    sources = [ref.source for ref in REFS] + [BLANK_SKETCH, BLACK_BLOB_SKETCH]
+    results = pool_renderer.render_many_sync(sources, seeds=0)
+    return dict(zip([*REF_IDS, "_blank", "_blob"], results, strict=True))
+
+
+# --- Loader ---------------------------------------------------------------------------------
+
+
+def test_pool_covers_every_task_with_valid_entries() -> None:
+    assert len(REFS) >= 24
+    assert len(set(REF_IDS)) == len(REF_IDS)
+    expected_tasks = {f"{s}/{m}" for s in SUBJECTS for m in MEDIA}
+    assert len(expected_tasks) == 24
+    assert expected_tasks <= {ref.task_id for ref in REFS}
+    for ref in REFS:
+        assert isinstance(ref, Reference)
+        assert ref.tier in TIERS
+        assert ref.prompt and len(ref.prompt.split()) >= 5, ref.id
+        assert ref.source.strip() and "function setup" in ref.source, ref.id
+        assert ref.file.endswith(".js")
+        assert f"{ref.subject}/{ref.medium}" == ref.task_id
+    tiers = Counter(ref.tier for ref in REFS)
+    # Roughly 12 / 8 / 4: the pool must span quality, not only hold favourites.
+    assert tiers["love"] >= 10 and tiers["ok"] >= 6 and tiers["weak"] >= 3, tiers
+
+
+def test_metadata_is_measured() -> None:
+    for ref in REFS:
+        meta = ref.metadata
+        assert isinstance(meta["render_ms"], float) and meta["render_ms"] > 0, ref.id
+        assert isinstance(meta["backend"], str) and meta["backend"], ref.id
+        assert 0.02 < meta["paint_coverage"] <= 1, ref.id
+        assert 0 <= meta["heuristic_score"] <= 10, ref.id
+        assert meta["status"] == "ok", ref.id
+        # HPSv3 is measured on a GPU only; the keys exist either way.
+        assert "hpsv3_mu" in meta and "hpsv3_sigma" in meta, ref.id
+    with pytest.raises(TypeError):
+        REFS[0].metadata["render_ms"] = 1.0  # type: ignore[index]
+
+
+def test_filters_and_lookup() -> None:
+    love = load_reference_pool(tier="love")
+    assert love and all(ref.tier == "love" for ref in love)
+    both = load_reference_pool(tier=["ok", "weak"])
+    assert len(love) + len(both) == len(REFS)
+    task = load_reference_pool(task_id="trees/charcoal")
+    assert task and all(ref.task_id == "trees/charcoal" for ref in task)
+    assert get_reference(REFS[3].id) == REFS[3]
+    with pytest.raises(KeyError, match="did you mean"):
+        get_reference(REFS[3].id + "x")
+    with pytest.raises(ReferencePoolError, match="unknown tier"):
+        load_reference_pool(tier="great")
+    # Nothing measured by HPSv3 yet is an empty list, not an error.
+    assert all(len(pair) == 2 for pair in pairwise_references())
+
+
+def _copy_pool(tmp_path: Path) -> Path:
+    target = tmp_path / "pool"
+    shutil.copytree(find_pool_dir(), target)
+    return target
+
+
+def test_pool_found_by_path_env_and_packaged_layout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = _copy_pool(tmp_path)
+    index = json.loads((copy / "pool.json").read_text())
+    index["references"] = index["references"][:2]
+    (copy / "pool.json").write_text(json.dumps(index))
+    assert [r.id for r in load_reference_pool(copy)] == REF_IDS[:2]
+    monkeypatch.setenv(POOL_ENV, str(copy))
+    assert find_pool_dir() == copy
+    assert len(load_reference_pool()) == 2
+    monkeypatch.delenv(POOL_ENV)
+    # The default search covers both the wheel's folder and the checkout's.
+    from sketch_env.env import reference_pool as module
+
+    names = [(p.parent.name, p.name) for p in module._candidate_dirs()]
+    assert ("sketch_env", "_reference_pool") in names
+    assert names[-1][1] == "reference_pool"
+    monkeypatch.setenv(POOL_ENV, str(tmp_path / "nowhere"))
+    with pytest.raises(ReferencePoolError, match="no reference pool found"):
+        find_pool_dir()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"tier": "great"}, "tier 'great'"),
+        ({"task_id": "flowers"}, "not 'subject/medium'"),
+        ({"file": "../pyproject.toml"}, "not found"),
+        ({"file": "missing.js"}, "not found"),
+        ({"prompt": ""}, "'prompt' must be"),
+        ({"id": "Bad Id"}, "lower-case"),
+    ],
+)
+def test_malformed_index_is_refused(tmp_path: Path, change: dict, message: str) -> None:
+    copy = _copy_pool(tmp_path)
+    index = json.loads((copy / "pool.json").read_text())
+    index["references"][1].update(change)
+    (copy / "pool.json").write_text(json.dumps(index))
+    with pytest.raises(ReferencePoolError, match=message):
+        load_reference_pool(copy)
+
+
+def test_duplicate_ids_are_refused(tmp_path: Path) -> None:
+    copy = _copy_pool(tmp_path)
+    index = json.loads((copy / "pool.json").read_text())
+    index["references"].append(dict(index["references"][0]))
+    (copy / "pool.json").write_text(json.dumps(index))
+    with pytest.raises(ReferencePoolError, match="duplicate id"):
+        load_reference_pool(copy)
+
+
+# --- Gate and renders -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ref_id", REF_IDS)
+def test_reference_passes_the_gate(ref_id: str) -> None:
+    verdict = check_sketch(get_reference(ref_id).source)
+    assert verdict.passed, verdict.reasons
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ref_id", REF_IDS)
+def test_reference_renders_ok_with_paint(pool_renders: dict[str, Render], ref_id: str) -> None:
+    result = pool_renders[ref_id]
+    assert result.status is RenderStatus.OK, (result.status, result.errors)
+    assert result.errors == ()
+    assert (result.width, result.height) == (600, 600)
+    assert result.paint_fraction > 0.02, result.paint_fraction
+
+
+@pytest.mark.slow
+def test_heuristic_ranks_love_above_blank_and_blob(pool_renders: dict[str, Render]) -> None:
+    scorer = HeuristicScorer()
+    blank = pool_renders["_blank"]
+    blob = pool_renders["_blob"]
+    assert blank.ok and blob.ok
+    assert blank.paint_fraction < 0.01 and blob.paint_fraction > 0.3
+    love = [scorer.score_one(pool_renders[r.id].image()).value for r in REFS if r.tier == "love"]
+    love_mean = sum(love) / len(love)
+    assert love_mean > scorer.score_one(blank.image()).value
+    assert love_mean > scorer.score_one(blob.image()).value
+
+
+# --- Refresh and the command line -----------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_refresh_rewrites_metadata_of_the_chosen_references(
+    tmp_path: Path, pool_renderer: SketchRenderer
+) -> None:
+    copy = _copy_pool(tmp_path)
+    before = json.loads((copy / "pool.json").read_text())
+    cheap = min(REFS, key=lambda r: r.metadata["render_ms"]).id
+    report = refresh_reference_pool(pool_renderer, "heuristic", repeats=2, path=copy, ids=[cheap])
+    assert report.ok and report.written and report.backend == pool_renderer.backend
+    (row,) = report.rows
+    assert row.id == cheap and len(row.render_ms_runs) == 2 and row.paint_coverage > 0.02
+    assert cheap in report.table()
+    after = json.loads((copy / "pool.json").read_text())
+    assert after["reference_backend"] == pool_renderer.backend
+    for old, new in zip(before["references"], after["references"], strict=True):
+        assert {k: v for k, v in old.items() if k != "metadata"} == {
+            k: v for k, v in new.items() if k != "metadata"
+        }
+        if old["id"] == cheap:
+            meta = new["metadata"]
+            assert meta["repeats"] == 2 and meta["render_ms_runs"] == list(row.render_ms_runs)
+            assert meta["measured_at"] != old["metadata"].get("measured_at")
+            assert meta["hpsv3_mu"] is None
+        else:
+            assert old == new
+    reloaded = get_reference(cheap, copy)
+    assert reloaded.metadata["repeats"] == 2
+    with pytest.raises(ValueError, match="unknown reference"):
+        refresh_reference_pool(pool_renderer, repeats=1, path=copy, ids=["nope"], write=False)
+    with pytest.raises(ValueError, match="repeats"):
+        refresh_reference_pool(pool_renderer, repeats=0, path=copy)
+
+
+def test_cli_lists_the_pool(capsys: pytest.CaptureFixture[str]) -> None:
+    from sketch_env.cli import main
+
+    assert main(["pool", "list", "--json", "--tier", "weak"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {item["id"] for item in listed} == {r.id for r in REFS if r.tier == "weak"}
+    assert main(["pool", "list"]) == 0
+    out = capsys.readouterr().out
+    assert all(ref_id in out for ref_id in REF_IDS)
