@@ -1,0 +1,369 @@
+"""Example rollouts: render and score a set of sketches or replies into a folder.
+
+Three sources, each turned into `RolloutItem` objects:
+
+- `items_from_pool`: the shipped reference pool (source, prompt and task id per sketch).
+- `items_from_sketches`: every ``*.js`` file of a folder. The prompt of ``NAME.js`` is, in order:
+  the ``prompt`` argument, a sidecar ``NAME.prompt.txt`` or ``NAME.txt``, the file's leading
+  ``//`` comment, or the file name with ``_``/``-`` read as spaces.
+- `items_from_replies`: a JSONL file of model replies, one object per line with ``reply`` or
+  ``completion`` (text or chat messages), ``prompt`` (text or chat messages) and optionally
+  ``prompt_text``, ``task_id``, ``seed`` and ``id``.
+
+`run_rollouts` evaluates them through `sketch_env.scoring.pipeline.Evaluator` in chunks (so a
+progress bar moves), and writes into the output folder:
+
+- ``images/<n>-<id>-s<seed>.png``: every picture that rendered;
+- ``sketches/<n>-<id>.js``: the sketch that was run (what the gate extracted from the reply);
+- ``results.jsonl``: one line per rollout, `Rollout.to_dict` plus ``id``, ``task_id``,
+  ``origin``, ``status``, ``image`` and ``sketch`` (paths relative to the folder);
+- ``index.html``: the gallery (`sketch_env.rollout.gallery`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sketch_env.rollout.replies import completion_text, resolve_prompt
+from sketch_env.scoring.pipeline import Evaluator, Rollout
+
+__all__ = [
+    "RolloutItem",
+    "RolloutRun",
+    "items_from_pool",
+    "items_from_replies",
+    "items_from_sketches",
+    "iter_jobs",
+    "load_records",
+    "record_status",
+    "run_rollouts",
+]
+
+
+@dataclass(frozen=True)
+class RolloutItem:
+    """One reply (or bare sketch) to evaluate, with what it is scored against.
+
+    Args:
+        id: A short name, used in file names and the gallery.
+        reply: The model reply or sketch source.
+        prompt: The scene the picture is scored against.
+        task_id: The task, when known.
+        seed: A fixed render seed; ``None`` uses the run's seeds.
+        origin: Where it came from (a file path, ``FILE:LINE``, a reference id).
+        metadata: Anything else worth keeping in ``results.jsonl``.
+    """
+
+    id: str
+    reply: str
+    prompt: str
+    task_id: str | None = None
+    seed: int | None = None
+    origin: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RolloutRun:
+    """What `run_rollouts` wrote.
+
+    Args:
+        out_dir: The output folder.
+        results_path: ``results.jsonl``.
+        gallery_path: ``index.html``.
+        records: The result records, as written.
+        seconds: Wall time of the run.
+    """
+
+    out_dir: Path
+    results_path: Path
+    gallery_path: Path
+    records: list[dict[str, Any]]
+    seconds: float
+
+    def status_counts(self) -> dict[str, int]:
+        """How many rollouts ended in each status."""
+        return dict(Counter(r["status"] for r in self.records))
+
+    def mean_reward(self) -> float | None:
+        """Mean reward over rollouts that have one (``None`` when none has)."""
+        values = [r["reward"] for r in self.records if r.get("reward") is not None]
+        return sum(values) / len(values) if values else None
+
+
+def _slug(text: str, limit: int = 48) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-._")
+    return (slug[:limit].rstrip("-._") or "item").lower()
+
+
+def items_from_pool() -> list[RolloutItem]:
+    """The reference pool as rollout items.
+
+    Returns:
+        One item per reference sketch.
+
+    Raises:
+        ImportError: If this installation has no reference pool module.
+    """
+    from sketch_env.env.reference_pool import load_reference_pool
+
+    items = []
+    for ref in load_reference_pool():
+        items.append(
+            RolloutItem(
+                id=str(ref.id),
+                reply=ref.source,
+                prompt=ref.prompt,
+                task_id=getattr(ref, "task_id", None),
+                origin=f"reference_pool/{ref.id}",
+                metadata={"tier": getattr(ref, "tier", None), **dict(ref.metadata or {})},
+            )
+        )
+    return items
+
+
+def _leading_comment(source: str) -> str:
+    lines = []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith("//"):
+            break
+        lines.append(stripped.lstrip("/").strip())
+    return " ".join(line for line in lines if line).strip()
+
+
+def items_from_sketches(folder: str | Path, prompt: str | None = None) -> list[RolloutItem]:
+    """Every ``*.js`` file of a folder (not recursive), in name order.
+
+    Args:
+        folder: The folder.
+        prompt: One prompt for every sketch; otherwise each sketch's own (see module doc).
+
+    Returns:
+        The items.
+
+    Raises:
+        FileNotFoundError: If the folder does not exist or holds no ``.js`` file.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"no such folder: {folder}")
+    files = sorted(folder.glob("*.js"))
+    if not files:
+        raise FileNotFoundError(f"no .js files in {folder}")
+    items = []
+    for path in files:
+        source = path.read_text("utf-8", errors="replace")
+        scene = prompt
+        for sidecar in (path.with_suffix(".prompt.txt"), path.with_suffix(".txt")):
+            if scene is None and sidecar.is_file():
+                scene = sidecar.read_text("utf-8").strip() or None
+        scene = scene or _leading_comment(source) or re.sub(r"[_-]+", " ", path.stem)
+        items.append(RolloutItem(id=path.stem, reply=source, prompt=scene, origin=str(path)))
+    return items
+
+
+def items_from_replies(path: str | Path) -> list[RolloutItem]:
+    """Model replies from a JSONL file (see the module docstring for the fields).
+
+    Args:
+        path: The file.
+
+    Returns:
+        One item per non-empty line.
+
+    Raises:
+        ValueError: For a line that is not a JSON object, lacks ``reply``/``completion``, or
+            has nothing to score against (the message names the line).
+        FileNotFoundError: If the file does not exist.
+    """
+    path = Path(path)
+    items = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{number}"
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{where}: not JSON ({exc})") from exc
+            if not isinstance(row, dict):
+                raise ValueError(f"{where}: expected a JSON object")
+            reply = row.get("reply", row.get("completion"))
+            if reply is None:
+                raise ValueError(f"{where}: needs a 'reply' or 'completion' field")
+            try:
+                scene = resolve_prompt(
+                    prompt_text=row.get("prompt_text"),
+                    task_id=row.get("task_id"),
+                    chat_prompt=row.get("prompt"),
+                )
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc}") from exc
+            seed = row.get("seed")
+            known = {"reply", "completion", "prompt", "prompt_text", "task_id", "seed", "id"}
+            items.append(
+                RolloutItem(
+                    id=str(row.get("id") or f"line{number}"),
+                    reply=completion_text(reply),
+                    prompt=scene,
+                    task_id=row.get("task_id"),
+                    seed=int(seed) if seed is not None else None,
+                    origin=where,
+                    metadata={k: v for k, v in row.items() if k not in known},
+                )
+            )
+    return items
+
+
+def record_status(record: dict[str, Any]) -> str:
+    """One word for how a rollout ended, from its ``results.jsonl`` record.
+
+    Returns:
+        ``"gate_failed"``; ``"infra_error"`` for a scorer failure on a good render; else the
+        render's status (``"ok"``, ``"frame_capped"``, ``"timeout"``, ``"js_error"``...).
+    """
+    render = record.get("render")
+    if not record.get("gate", {}).get("passed") or render is None:
+        return "gate_failed"
+    components = record.get("components") or {}
+    if components.get("infra_error") and render.get("status") != "crashed":
+        return "infra_error"
+    return str(render.get("status"))
+
+
+def _record(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
+    base = f"{n:04d}-{_slug(item.id)}"
+    sketch_rel = None
+    source = rollout.gate.source
+    if source is not None:
+        sketch_rel = f"sketches/{base}.js"
+        (out_dir / sketch_rel).write_text(source, encoding="utf-8")
+    image_rel = None
+    render = rollout.render
+    if render is not None and render.png is not None:
+        image_rel = f"images/{base}-s{rollout.seed}.png"
+        (out_dir / image_rel).write_bytes(render.png)
+    record = {
+        "n": n,
+        "id": item.id,
+        "task_id": item.task_id,
+        "origin": item.origin,
+        "image": image_rel,
+        "sketch": sketch_rel,
+        **rollout.to_dict(),
+        "metadata": item.metadata,
+    }
+    record["status"] = record_status(record)
+    return record
+
+
+def run_rollouts(
+    items: Sequence[RolloutItem],
+    out_dir: str | Path,
+    evaluator: Evaluator,
+    *,
+    seeds: int | Sequence[int] = 1,
+    chunk_size: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    title: str | None = None,
+) -> RolloutRun:
+    """Evaluates the items and writes pictures, ``results.jsonl`` and the gallery.
+
+    Args:
+        items: What to evaluate.
+        out_dir: The output folder (created; an existing ``results.jsonl`` is replaced).
+        evaluator: The evaluator (its renderer and scorer decide how pictures are made).
+        seeds: A count ``N`` (seeds ``0..N-1`` for every item) or explicit seeds. An item with
+            its own seed is evaluated once, with that seed.
+        chunk_size: Rollouts per `Evaluator.evaluate` call; twice the renderer's pool size
+            when ``None``, so every browser has work while progress updates often.
+        progress: Called with ``(done, total)`` after each chunk (and once with 0 at start).
+        title: The gallery's title.
+
+    Returns:
+        The `RolloutRun`.
+
+    Raises:
+        ValueError: If there is nothing to evaluate or ``seeds`` is empty.
+    """
+    seed_list = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
+    if not seed_list:
+        raise ValueError("seeds must name at least one seed")
+    jobs = list(iter_jobs(items, seed_list))
+    if not jobs:
+        raise ValueError("nothing to evaluate: no items")
+    out = Path(out_dir)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "sketches").mkdir(parents=True, exist_ok=True)
+    if chunk_size is None:
+        chunk_size = max(1, 2 * evaluator.renderer.pool_size)
+    results_path = out / "results.jsonl"
+    records: list[dict[str, Any]] = []
+    start = time.perf_counter()
+    if progress is not None:
+        progress(0, len(jobs))
+    # Written line by line as chunks finish, so an interrupted run keeps what it did.
+    with results_path.open("w", encoding="utf-8") as results:
+        for begin in range(0, len(jobs), chunk_size):
+            chunk = jobs[begin : begin + chunk_size]
+            rollouts = evaluator.evaluate_sync(
+                [item.reply for item, _ in chunk],
+                [item.prompt for item, _ in chunk],
+                [seed for _, seed in chunk],
+            )
+            for offset, ((item, _), rollout) in enumerate(zip(chunk, rollouts, strict=True)):
+                record = _record(begin + offset, item, rollout, out)
+                records.append(record)
+                results.write(json.dumps(record, ensure_ascii=False) + "\n")
+            results.flush()
+            if progress is not None:
+                progress(len(records), len(jobs))
+    from sketch_env.rollout.gallery import write_gallery
+
+    seconds = time.perf_counter() - start
+    gallery = write_gallery(out, records, title=title, info=_run_info(evaluator, seconds))
+    return RolloutRun(out, results_path, gallery, records, seconds)
+
+
+def _run_info(evaluator: Evaluator, seconds: float) -> dict[str, str]:
+    renderer = evaluator.renderer
+    info = {"scorer": evaluator.scorer.name, "seconds": f"{seconds:.1f}"}
+    try:
+        info["backend"] = renderer.backend
+        info["webgl"] = renderer.webgl_renderer
+    except Exception:  # The renderer may not expose these before a start; they are optional.
+        pass
+    return info
+
+
+def load_records(path: str | Path) -> list[dict[str, Any]]:
+    """Reads a ``results.jsonl`` back.
+
+    Args:
+        path: The file, or the run folder holding it.
+
+    Returns:
+        The records.
+    """
+    path = Path(path)
+    if path.is_dir():
+        path = path / "results.jsonl"
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def iter_jobs(
+    items: Iterable[RolloutItem], seeds: Sequence[int]
+) -> Iterable[tuple[RolloutItem, int]]:
+    """The ``(item, seed)`` pairs a run evaluates, in order (for callers that plan ahead)."""
+    for item in items:
+        for seed in [item.seed] if item.seed is not None else seeds:
+            yield item, seed

@@ -1,0 +1,258 @@
+"""The TRL integration: reward functions, the tool environment, the dataset and 2 GRPO steps.
+
+Real Chromium, real scorers; the GRPO smoke run uses a tiny random model built locally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import math
+from pathlib import Path
+
+import pytest
+
+from sketch_env.env.tasks import POLICY_INSTRUCTIONS, get_task, load_tasks
+from sketch_env.scoring.spec import make_scorer
+from sketch_env.trl import (
+    TRL_INSTALL_HINT,
+    SketchEvaluation,
+    SketchReward,
+    SketchToolEnv,
+    make_dataset,
+)
+from tests.conftest import GOOD_SKETCH
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Passes the gate, then throws in setup.
+THROWING_SKETCH = """
+function setup() {
+  createCanvas(200, 200, WEBGL);
+  background(30, 90, 160);
+  brush.set('HB', '#111111', 1);
+  notDefinedAnywhere(3);
+}
+"""
+
+
+def _require(module: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.fail(f"this test needs {module!r}: {TRL_INSTALL_HINT}")
+
+
+class _Log:
+    """Collects what a reward function logs through TRL's callbacks."""
+
+    def __init__(self) -> None:
+        self.metrics: dict[str, list[float]] = {}
+        self.extra: dict[str, list] = {}
+
+    def metric(self, name: str, value: float) -> None:
+        self.metrics.setdefault(name, []).append(value)
+
+    def column(self, name: str, values: list) -> None:
+        self.extra.setdefault(name, []).extend(values)
+
+
+def test_make_dataset_is_conversational_with_task_columns() -> None:
+    _require("datasets")
+    full = make_dataset()
+    assert len(full) == len(load_tasks()) == 24
+    assert set(full.column_names) == {"prompt", "task_id", "prompt_text"}
+    row = full[0]
+    assert [m["role"] for m in row["prompt"]] == ["system", "user"]
+    assert row["prompt"][0]["content"] == POLICY_INSTRUCTIONS
+    assert row["prompt_text"] == get_task(row["task_id"]).prompt
+    assert row["prompt_text"] in row["prompt"][1]["content"]
+
+    repeated = make_dataset(
+        ["seascape/pastel", get_task("trees/charcoal")], repeats=3, system_prompt=False
+    )
+    assert repeated["task_id"] == ["seascape/pastel", "trees/charcoal"] * 3
+    assert all([m["role"] for m in p] == ["user"] for p in repeated["prompt"])
+    custom = make_dataset(["flowers/pastel"], system_prompt="Be brief.")
+    assert custom[0]["prompt"][0] == {"role": "system", "content": "Be brief."}
+    with pytest.raises(ValueError, match="repeats"):
+        make_dataset(repeats=0)
+    with pytest.raises(ValueError, match="unknown task id"):
+        make_dataset(["flowers/oil"])
+
+
+def test_reward_renders_batch_once_and_logs_components(renderer) -> None:
+    reward = SketchReward(scorer="heuristic", renderer=renderer)
+    fenced = f"Here it is:\n```javascript\n{GOOD_SKETCH}\n```"
+    completions = [
+        [{"role": "assistant", "content": fenced}],  # conversational
+        fenced,  # plain text, the same sketch: evaluated once
+        "I cannot paint, sorry.",  # no code: the gate refuses it
+        [{"role": "assistant", "content": f"```js\n{THROWING_SKETCH}\n```"}],
+    ]
+    prompts = [[{"role": "user", "content": "Paint this: anything"}]] * 4
+    task_ids = ["flowers/watercolour", "flowers/watercolour", "trees/ink_hatching", None]
+    texts = [None, None, None, "a blue field"]
+    log = _Log()
+
+    values = reward(
+        prompts=prompts,
+        completions=completions,
+        completion_ids=[[1, 2]] * 4,
+        task_id=task_ids,
+        prompt_text=texts,
+        log_metric=log.metric,
+        log_extra=log.column,
+        trainer_state=None,
+    )
+    assert len(values) == 4
+    assert reward.__name__ == "sketch_reward"
+    assert all(isinstance(v, float) for v in values)
+    assert values[0] == values[1] and values[0] > 0
+    assert values[2] == -1.0  # RewardConfig.gate_fail_reward
+    assert values[3] == -0.5  # RewardConfig.sketch_error_reward
+    assert reward.evaluation.evaluations == 1
+    rollouts = reward.last_rollouts
+    assert rollouts[0].prompt == get_task("flowers/watercolour").prompt
+    assert rollouts[3].prompt == "a blue field"
+    assert rollouts[3].render is not None and rollouts[3].render.status.value == "js_error"
+
+    assert log.metrics["sketch/gate_pass_rate"] == [0.75]
+    assert log.metrics["sketch/failures/gate_failed"] == [1.0]
+    assert log.metrics["sketch/failures/js_error"] == [1.0]
+    assert log.metrics["sketch/infra_failures"] == [0.0]
+    assert 0 < log.metrics["sketch/coverage"][0] <= 1
+    assert log.metrics["sketch/render_ms"][0] > 0
+    assert "sketch/preference" in log.metrics
+    assert log.extra["sketch_status"] == ["ok", "ok", "gate_failed", "js_error"]
+
+    # Component functions over the same evaluation: no new render, no second log.
+    coverage, gate, preference = reward.components("coverage", "gate", "preference")
+    again = {
+        "prompts": prompts,
+        "completions": completions,
+        "task_id": task_ids,
+        "prompt_text": texts,
+        "log_metric": log.metric,
+        "trainer_state": None,
+    }
+    cov = coverage(**again)
+    assert gate(**again) == [1.0, 1.0, 0.0, 1.0]
+    pref = preference(**again)
+    assert reward.evaluation.evaluations == 1
+    assert log.metrics["sketch/gate_pass_rate"] == [0.75]
+    assert cov[2] == 0.0 and cov[3] == 0.0 and 0 < cov[0] <= 1
+    assert pref[0] == rollouts[0].reward.preference_term and pref[2] == 0.0
+    assert coverage.__name__ == "sketch_coverage"
+
+
+def test_async_call_matches_sync(renderer) -> None:
+    evaluation = SketchEvaluation(scorer="heuristic", renderer=renderer, seed=5)
+    reward = SketchReward(evaluation)
+    batch = {"prompts": ["a red square"], "completions": [GOOD_SKETCH]}
+    # On a foreign event loop, as TRL runs async reward functions on its own daemon loop.
+    first = asyncio.run(reward.acall(**batch))
+    assert reward(**batch) == first
+    assert evaluation.evaluations == 1
+    assert reward.last_rollouts[0].seed == 5
+
+
+def test_infrastructure_failure_gives_none(renderer) -> None:
+    # Port 9 on loopback: nothing listens, so the scorer fails the way a dead service does.
+    scorer = make_scorer("hpsv3+http://127.0.0.1:9", timeout_s=3)
+    scorer.retries = 0
+    reward = SketchReward(scorer=scorer, renderer=renderer)
+    log = _Log()
+    values = reward(prompts=["x", "x"], completions=[GOOD_SKETCH, "no code"], log_metric=log.metric)
+    assert values[0] is None
+    assert values[1] == -1.0  # The gate's verdict needs no scorer.
+    assert reward.component("coverage")(prompts=["x"], completions=[GOOD_SKETCH]) == [None]
+    assert reward.component("gate")(prompts=["x"], completions=[GOOD_SKETCH]) == [1.0]
+    assert log.metrics["sketch/infra_failures"] == [1.0]
+    assert log.metrics["sketch/failures/infra_error"] == [1.0]
+    assert "unavailable" in reward.last_rollouts[0].reward.infra_error
+
+
+def test_prompt_is_required() -> None:
+    reward = SketchReward(scorer="heuristic")
+    with pytest.raises(ValueError, match="no prompt to score against"):
+        reward(prompts=[[{"role": "system", "content": "x"}]], completions=["y"])
+    with pytest.raises(ValueError, match="unknown component"):
+        SketchReward(component="beauty")
+
+
+def test_tool_environment(renderer) -> None:
+    env_cls = SketchToolEnv.configured(renderer=renderer, max_renders=2)
+    env = env_cls()
+    intro = env.reset(task_id="landscape/watercolour", prompt=[], seed=3)
+    assert intro and "render" in intro
+    assert env.get_reward() == -1.0  # Nothing rendered yet: the gate-failure reward.
+
+    feedback = env.render(sketch="function setup() { createCanvas(10, 10); }")
+    assert "not run" in feedback and "WEBGL" in feedback
+    assert env.get_reward() == -1.0
+    feedback = env.render(sketch=GOOD_SKETCH)
+    assert "Render: ok" in feedback and "Reward:" in feedback
+    reward = env.get_reward()
+    assert isinstance(reward, float) and reward > 0
+    assert env.last_rollout is not None and env.last_rollout.seed == 3
+    assert env.last_rollout.prompt == get_task("landscape/watercolour").prompt
+    assert "No more renders" in env.render(sketch=GOOD_SKETCH)
+    assert env.get_reward() == reward
+
+    env.reset(prompt_text="a quiet pond")
+    assert env.get_reward() == -1.0
+    with pytest.raises(AttributeError, match="unknown SketchToolEnv settings"):
+        SketchToolEnv.configured(colour="red")
+
+
+def test_tool_schema_is_what_trl_exposes() -> None:
+    _require("transformers")
+    import inspect
+
+    from transformers.utils import get_json_schema
+
+    public = [
+        n for n, _ in inspect.getmembers(SketchToolEnv, inspect.isfunction) if not n.startswith("_")
+    ]
+    assert sorted(public) == ["get_reward", "render", "reset"]
+    schema = get_json_schema(SketchToolEnv().render)["function"]
+    assert schema["name"] == "render"
+    assert schema["parameters"]["required"] == ["sketch"]
+    assert "p5.brush" in schema["description"]
+
+
+@pytest.mark.trl
+def test_grpo_smoke_two_steps(tmp_path) -> None:
+    for module in ("trl", "torch", "datasets", "transformers", "tokenizers"):
+        _require(module)
+    spec = importlib.util.spec_from_file_location(
+        "grpo_trl_smoke", ROOT / "examples" / "grpo_trl_smoke.py"
+    )
+    assert spec is not None and spec.loader is not None
+    smoke = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(smoke)
+
+    result = smoke.run_smoke(tmp_path, steps=2)
+    assert result["global_step"] == 2
+    # Three reward functions, one evaluation per generation batch.
+    assert result["evaluations"] == 2
+    for name in ("sketch_reward", "sketch_coverage", "sketch_gate"):
+        calls = result["calls"][name]
+        assert len(calls) == 2
+        for call in calls:
+            assert call["prompts"] == call["completions"] == call["values"] == 4
+            assert call["conversational"]
+            assert {
+                "task_id",
+                "prompt_text",
+                "completion_ids",
+                "log_metric",
+                "log_extra",
+                "trainer_state",
+            } <= set(call["kwargs"])
+            assert set(call["task_id"]) <= {t.id for t in load_tasks()[:2]}
+    steps = [row for row in result["log_history"] if "sketch/gate_pass_rate" in row]
+    assert len(steps) == 2
+    for row in steps:
+        assert "rewards/sketch_reward/mean" in row and "rewards/sketch_gate/mean" in row
+        assert math.isfinite(row["sketch/gate_pass_rate"])
+        assert row["sketch/failures/gate_failed"] + row["sketch/gate_pass_rate"] * 4 == 4
