@@ -1,0 +1,578 @@
+"""`SketchEnvironment`: the OpenEnv ``Environment`` in which a policy paints with p5.brush code.
+
+One episode is one task (a prompt) and up to ``max_steps`` sketches. Each step goes through the
+shared `sketch_env.scoring.pipeline.Evaluator` (gate, render on the renderer's own event loop,
+score, combine), so the environment holds no rendering or scoring logic of its own. With
+``max_steps > 1`` each observation carries feedback (gate reasons, JavaScript errors, coverage,
+score) for the next revision, and the episode's reward is the last or the best step's.
+
+Seeds: ``reset(seed=s)`` chooses the task from ``s`` (`sketch_env.env.tasks.task_for_seed`) and
+renders every step of the episode with seed ``s``, so revisions are compared on the same
+randomness. A seed must be an integer in ``[0, 2**32)`` (the renderer's PRNG takes 32 bits; a
+larger or negative seed would silently alias another one), else ``reset`` raises
+`ValueError` — the same rule OpenEnv's HTTP ``/reset`` applies (``seed >= 0``). ``seed=None``
+draws a fresh seed and reports it in the observation, so the episode can be replayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import concurrent.futures
+import secrets
+import threading
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from openenv.core.env_server.interfaces import Environment
+from openenv.core.env_server.types import EnvironmentMetadata
+
+from sketch_env.env.models import (
+    RewardComponents,
+    RewardPolicy,
+    SketchAction,
+    SketchObservation,
+    SketchState,
+)
+from sketch_env.env.tasks import (
+    POLICY_INSTRUCTIONS,
+    Task,
+    get_task,
+    load_tasks,
+    task_for_seed,
+    user_message,
+)
+from sketch_env.render import SketchRenderer
+from sketch_env.scoring.base import Scorer
+from sketch_env.scoring.gate import GateConfig
+from sketch_env.scoring.pipeline import Evaluator, Rollout
+from sketch_env.scoring.reward import RewardConfig
+
+__all__ = ["MAX_PROMPT_CHARS", "MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"]
+
+#: Seeds are 32-bit: the renderer masks the seed to 32 bits, so larger ones would alias.
+MAX_SEED = 2**32 - 1
+#: Longest free-form prompt accepted by ``reset(prompt=...)``.
+MAX_PROMPT_CHARS = 4096
+#: The only split of the shipped task set (OpenEnv task API).
+SPLIT = "train"
+
+
+class EpisodeError(RuntimeError):
+    """A step that the episode cannot take: before ``reset``, after ``done``, or after
+    ``close``, or while another step of the same session is still running."""
+
+
+def check_seed(seed: Any) -> int:
+    """Validates an episode seed.
+
+    Args:
+        seed: The seed.
+
+    Returns:
+        The seed as an ``int``.
+
+    Raises:
+        ValueError: If it is not an integer in ``[0, 2**32)`` (booleans are refused).
+    """
+    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+        raise ValueError(f"seed must be an integer in [0, {MAX_SEED}], got {seed!r}")
+    value = int(seed.__index__())
+    if not 0 <= value <= MAX_SEED:
+        raise ValueError(
+            f"seed must be an integer in [0, {MAX_SEED}], got {value}; negative and larger "
+            "seeds are refused rather than folded, because folding would make different "
+            "seeds paint the same picture"
+        )
+    return value
+
+
+class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState]):
+    """OpenEnv environment: write a p5.brush sketch for a prompt, get it rendered and scored.
+
+    Construction is cheap (no browser starts until the first step), so the OpenEnv server can
+    build one per session. ``close()`` ends the session; it never closes the renderer, which is
+    shared (the process-wide pool by default) or owned by whoever passed it in.
+
+    Args:
+        renderer: The renderer; the process-wide shared one when ``None``.
+        scorer: A `Scorer` or a spec string (``"heuristic"``, ``"hpsv3+http://host:port"``).
+        reward_config: Reward weights and thresholds.
+        gate_config: Which gate rules apply.
+        max_steps: Sketches allowed per episode (1 = single turn).
+        reward_policy: ``"last"`` (the episode's reward is the last step's) or ``"best"``.
+        include_image: Put the rendered PNG (base64) in every step observation.
+        tasks: The task set: tasks, a JSON file, or ``None`` for the shipped 24.
+        evaluator: An `Evaluator` to share between environments (then ``renderer``,
+            ``scorer``, ``reward_config`` and ``gate_config`` must be left at their defaults).
+        instructions: The policy's system prompt, returned by ``reset``.
+
+    Raises:
+        ValueError: On a bad ``max_steps``/``reward_policy``, a bad task file, or an
+            ``evaluator`` given together with evaluator settings.
+
+    Examples:
+        >>> env = SketchEnvironment()  # doctest: +SKIP
+        >>> obs = env.reset(seed=7)
+        >>> obs = env.step(SketchAction(sketch=my_reply))
+        >>> obs.reward, obs.components.coverage_term, obs.feedback
+    """
+
+    SUPPORTS_CONCURRENT_SESSIONS = True
+
+    def __init__(
+        self,
+        renderer: SketchRenderer | None = None,
+        scorer: Scorer | str = "heuristic",
+        reward_config: RewardConfig | None = None,
+        gate_config: GateConfig | None = None,
+        max_steps: int = 1,
+        reward_policy: RewardPolicy = "last",
+        include_image: bool = False,
+        tasks: Sequence[Task] | str | Path | None = None,
+        *,
+        evaluator: Evaluator | None = None,
+        instructions: str = POLICY_INSTRUCTIONS,
+    ) -> None:
+        super().__init__()
+        self._max_steps = _check_max_steps(max_steps)
+        self._reward_policy = _check_policy(reward_policy)
+        if evaluator is not None:
+            if (
+                renderer is not None
+                or scorer != "heuristic"
+                or reward_config is not None
+                or gate_config is not None
+            ):
+                raise ValueError(
+                    "pass either an evaluator or renderer/scorer/reward_config/gate_config"
+                )
+            self._evaluator = evaluator
+        else:
+            self._evaluator = Evaluator(
+                renderer=renderer,
+                scorer=scorer,
+                reward_config=reward_config,
+                gate_config=gate_config,
+            )
+        if tasks is None or isinstance(tasks, str | Path):
+            self._tasks = load_tasks(tasks)
+        else:
+            self._tasks = tuple(tasks)
+            if not self._tasks or not all(isinstance(t, Task) for t in self._tasks):
+                raise ValueError("tasks must be a non-empty sequence of Task")
+        self._include_image_default = bool(include_image)
+        self._instructions = instructions
+        self._lock = threading.Lock()
+        self._closed = False
+        self._state = SketchState(max_steps=self._max_steps, reward_policy=self._reward_policy)
+        self._task: Task | None = None
+        self._include_image = self._include_image_default
+        self._last_rollout: Rollout | None = None
+
+    # ----------------------------------------------------------------- properties
+
+    @property
+    def state(self) -> SketchState:
+        """The episode's state (a copy)."""
+        return self._state.model_copy(deep=True)
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """The evaluator every step goes through."""
+        return self._evaluator
+
+    @property
+    def tasks(self) -> tuple[Task, ...]:
+        """The task set."""
+        return self._tasks
+
+    @property
+    def task(self) -> Task | None:
+        """The current episode's task (``None`` before reset or for a free-form prompt)."""
+        return self._task
+
+    @property
+    def last_rollout(self) -> Rollout | None:
+        """The last step's full `Rollout` (render with PNG, gate verdict, score, reward)."""
+        return self._last_rollout
+
+    # ----------------------------------------------------------------- reset
+
+    def reset(
+        self,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        *,
+        prompt: str | None = None,
+        task_id: str | None = None,
+        max_steps: int | None = None,
+        include_image: bool | None = None,
+        **kwargs: Any,
+    ) -> SketchObservation:
+        """Starts an episode.
+
+        Args:
+            seed: Chooses the task (unless ``task_id`` or ``prompt`` is given) and seeds every
+                render; an integer in ``[0, 2**32)``, or ``None`` for a fresh random one.
+            episode_id: An id for the episode; a random one when ``None``.
+            prompt: A free-form scene to paint instead of a task.
+            task_id: A task id such as ``"trees/pastel"``.
+            max_steps: Override the environment's ``max_steps`` for this episode.
+            include_image: Override whether step observations carry the PNG.
+            **kwargs: Refused: unknown options are an error, not silently ignored.
+
+        Returns:
+            The first observation: the task, the prompt and the instructions.
+
+        Raises:
+            ValueError: On a bad seed, an unknown option, ``prompt`` together with
+                ``task_id``, or an empty or overlong prompt.
+            UnknownTaskError: On an unknown ``task_id`` (a `ValueError`).
+            EpisodeError: If the environment was closed.
+        """
+        if self._closed:
+            raise EpisodeError("this environment was closed; create a new one")
+        if kwargs:
+            raise ValueError(
+                f"unknown reset options {sorted(kwargs)}; accepted: seed, episode_id, prompt, "
+                "task_id, max_steps, include_image"
+            )
+        value = secrets.randbelow(MAX_SEED + 1) if seed is None else check_seed(seed)
+        if prompt is not None and task_id is not None:
+            raise ValueError("give either prompt or task_id, not both")
+        if prompt is not None:
+            if not isinstance(prompt, str) or not prompt.strip():
+                raise ValueError("prompt must be a non-empty string")
+            if len(prompt) > MAX_PROMPT_CHARS:
+                raise ValueError(
+                    f"prompt has {len(prompt)} characters; the limit is {MAX_PROMPT_CHARS}"
+                )
+            task = None
+            text = prompt.strip()
+        else:
+            task = (
+                get_task(task_id, self._tasks)
+                if task_id is not None
+                else task_for_seed(value, self._tasks)
+            )
+            text = task.prompt
+        steps = self._max_steps if max_steps is None else _check_max_steps(max_steps)
+        if episode_id is not None and (not isinstance(episode_id, str) or len(episode_id) > 255):
+            raise ValueError("episode_id must be a string of at most 255 characters")
+        with self._guard():
+            self._task = task
+            self._include_image = (
+                self._include_image_default if include_image is None else bool(include_image)
+            )
+            self._last_rollout = None
+            self._state = SketchState(
+                episode_id=episode_id or uuid.uuid4().hex,
+                step_count=0,
+                task_id=task.id if task else None,
+                prompt=text,
+                seed=value,
+                max_steps=steps,
+                reward_policy=self._reward_policy,
+            )
+        return SketchObservation(
+            done=False,
+            reward=None,
+            task_id=task.id if task else None,
+            subject=task.subject if task else None,
+            medium=task.medium if task else None,
+            prompt=text,
+            instructions=self._instructions,
+            seed=value,
+            step=0,
+            max_steps=steps,
+            reward_policy=self._reward_policy,
+            feedback=user_message(text),
+        )
+
+    # ----------------------------------------------------------------- step
+
+    def step(
+        self,
+        action: SketchAction | str | dict[str, Any],
+        timeout_s: float | None = None,
+        **kwargs: Any,
+    ) -> SketchObservation:
+        """Renders and scores one sketch (blocking; also works inside a running event loop).
+
+        The work runs on the renderer's own loop thread; this call waits for it.
+
+        Args:
+            action: A `SketchAction`, or the reply text, or a dict of action fields.
+            timeout_s: Give up waiting after this many seconds (`TimeoutError`; the step is
+                not counted). The renderer's own deadline bounds a render in any case.
+            **kwargs: Ignored (OpenEnv passes server options through).
+
+        Returns:
+            The observation with the reward, every component and the feedback.
+
+        Raises:
+            EpisodeError: Before ``reset``, after the episode is done, after ``close``, or
+                while another step of this environment runs.
+            pydantic.ValidationError: If ``action`` is not a valid action.
+            TimeoutError: If ``timeout_s`` passed first.
+            RuntimeError: If called on the renderer's own loop thread (use `step_async`).
+        """
+        act = _as_action(action)
+        with self._guard():
+            self._check_can_step()
+            renderer = self._evaluator.renderer
+            if renderer.on_own_loop():
+                raise RuntimeError(
+                    "step() blocks and cannot run on the renderer's own loop; await step_async()"
+                )
+            future = renderer.run_coroutine(
+                self._evaluator.evaluate([act.sketch], [self._prompt()], [self._seed()])
+            )
+            try:
+                rollout = future.result(timeout=timeout_s)[0]
+            except concurrent.futures.TimeoutError:
+                future.cancel()
+                raise TimeoutError(f"the step took longer than timeout_s={timeout_s}") from None
+            return self._advance(act, rollout)
+
+    async def step_async(
+        self,
+        action: SketchAction | str | dict[str, Any],
+        timeout_s: float | None = None,
+        **kwargs: Any,
+    ) -> SketchObservation:
+        """Renders and scores one sketch without blocking the caller's event loop.
+
+        Args:
+            action: A `SketchAction`, or the reply text, or a dict of action fields.
+            timeout_s: Give up after this many seconds (`TimeoutError`; the step is not
+                counted).
+            **kwargs: Ignored.
+
+        Returns:
+            The observation, as `step`.
+
+        Raises:
+            EpisodeError: As `step`.
+            TimeoutError: If ``timeout_s`` passed first.
+        """
+        act = _as_action(action)
+        with self._guard():
+            self._check_can_step()
+            work = self._evaluator.evaluate([act.sketch], [self._prompt()], [self._seed()])
+            try:
+                rollouts = await asyncio.wait_for(work, timeout_s)
+            except TimeoutError:
+                raise TimeoutError(f"the step took longer than timeout_s={timeout_s}") from None
+            return self._advance(act, rollouts[0])
+
+    # ----------------------------------------------------------------- episode bookkeeping
+
+    def _guard(self) -> _NonBlockingLock:
+        return _NonBlockingLock(self._lock)
+
+    def _check_can_step(self) -> None:
+        if self._closed:
+            raise EpisodeError("this environment was closed; create a new one")
+        if self._state.seed is None:
+            raise EpisodeError("step() before reset(): call reset() to start an episode")
+        if self._state.done:
+            raise EpisodeError(
+                f"the episode is done (after {self._state.step_count} step(s)); call reset() "
+                "to start a new one"
+            )
+
+    def _prompt(self) -> str:
+        return self._state.prompt or ""
+
+    def _seed(self) -> int:
+        return int(self._state.seed or 0)
+
+    def _advance(self, action: SketchAction, rollout: Rollout) -> SketchObservation:
+        state = self._state
+        reward = rollout.reward.reward
+        rewards = [*state.rewards, reward]
+        valid = [r for r in rewards if r is not None]
+        best = max(valid) if valid else None
+        episode_reward = reward if self._reward_policy == "last" else best
+        count = state.step_count + 1
+        terminated = action.final or state.max_steps == 1
+        truncated = not terminated and count >= state.max_steps
+        done = terminated or truncated
+        self._state = state.model_copy(
+            update={
+                "step_count": count,
+                "done": done,
+                "rewards": rewards,
+                "last_reward": reward,
+                "best_reward": best,
+                "episode_reward": episode_reward,
+            }
+        )
+        self._last_rollout = rollout
+        include = self._include_image if action.include_image is None else action.include_image
+        return self._observation(
+            rollout, done, terminated, truncated, episode_reward, best, include
+        )
+
+    def _observation(
+        self,
+        rollout: Rollout,
+        done: bool,
+        terminated: bool,
+        truncated: bool,
+        episode_reward: float | None,
+        best: float | None,
+        include_image: bool,
+    ) -> SketchObservation:
+        state = self._state
+        render = rollout.render
+        task = self._task
+        feedback = rollout.feedback()
+        remaining = state.max_steps - state.step_count
+        if not done:
+            feedback += (
+                f"\nYou may revise {remaining} more time(s): reply with the whole revised sketch."
+            )
+        png = render.png if render is not None else None
+        return SketchObservation(
+            done=done,
+            reward=episode_reward,
+            task_id=task.id if task else None,
+            subject=task.subject if task else None,
+            medium=task.medium if task else None,
+            prompt=state.prompt or "",
+            seed=int(state.seed or 0),
+            step=state.step_count,
+            max_steps=state.max_steps,
+            reward_policy=self._reward_policy,
+            step_reward=rollout.reward.reward,
+            best_reward=best,
+            terminated=terminated,
+            truncated=truncated,
+            gate_passed=rollout.gate.passed,
+            gate_reasons=rollout.gate.reasons,
+            gate_codes=rollout.gate.codes,
+            render_status=render.status.value if render is not None else None,
+            js_errors=list(render.errors) if render is not None else [],
+            coverage=render.paint_fraction if render is not None else None,
+            elapsed_ms=render.elapsed_ms if render is not None else None,
+            backend=render.backend if render is not None else None,
+            width=render.width if render is not None else None,
+            height=render.height if render is not None else None,
+            scorer=rollout.scorer or None,
+            score=rollout.score.value if rollout.score is not None else None,
+            score_sigma=rollout.score.sigma if rollout.score is not None else None,
+            components=RewardComponents.from_breakdown(rollout.reward),
+            sketch_error=rollout.reward.sketch_error,
+            infra_error=rollout.reward.infra_error,
+            feedback=feedback,
+            image_png_b64=base64.b64encode(png).decode("ascii") if include_image and png else None,
+        )
+
+    # ----------------------------------------------------------------- lifecycle and metadata
+
+    def close(self) -> None:
+        """Ends the session. The renderer (shared, or the caller's) stays open."""
+        self._closed = True
+        self._last_rollout = None
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        """Name, description and version for ``GET /metadata``."""
+        from sketch_env import __version__
+
+        return EnvironmentMetadata(
+            name="sketch_env",
+            description=(
+                "A policy writes p5.js + p5.brush sketches for painting prompts; they are "
+                "rendered in headless Chromium and scored by a preference model (HPSv3) or a "
+                "heuristic scorer, plus paint coverage and a gate."
+            ),
+            version=__version__,
+            author="sketch_env authors",
+        )
+
+    # OpenEnv task API (served under /{env_name}/splits, /tasks, ...).
+
+    def list_splits(self) -> list[str]:
+        """The task splits: one, ``"train"``, holding every task."""
+        return [SPLIT]
+
+    def list_tasks(self, split: str) -> list[dict[str, str]]:
+        """Every task of a split, as dicts.
+
+        Raises:
+            ValueError: On an unknown split.
+        """
+        _check_split(split)
+        return [t.to_dict() for t in self._tasks]
+
+    def num_tasks(self, split: str) -> int:
+        """The number of tasks in a split."""
+        _check_split(split)
+        return len(self._tasks)
+
+    def get_task(self, split: str, index: int) -> dict[str, str]:
+        """One task by index (pass its ``id`` as ``reset(task_id=...)``).
+
+        Raises:
+            IndexError: If ``index`` is out of range.
+        """
+        _check_split(split)
+        if not 0 <= index < len(self._tasks):
+            raise IndexError(f"task index {index} out of range [0, {len(self._tasks)})")
+        return self._tasks[index].to_dict()
+
+    def get_task_range(
+        self, split: str, start: int | None = None, stop: int | None = None
+    ) -> list[dict[str, str]]:
+        """Tasks ``[start, stop)`` of a split."""
+        _check_split(split)
+        return [t.to_dict() for t in self._tasks[start:stop]]
+
+
+class _NonBlockingLock:
+    """Holds a session's lock for one call; a second concurrent call is an `EpisodeError`."""
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self._lock = lock
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            raise EpisodeError(
+                "another reset() or step() of this session is still running; one session runs "
+                "one call at a time (open another session for concurrency)"
+            )
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
+def _as_action(action: Any) -> SketchAction:
+    if isinstance(action, SketchAction):
+        return action
+    if isinstance(action, str):
+        return SketchAction(sketch=action)
+    if isinstance(action, dict):
+        return SketchAction.model_validate(action)
+    raise TypeError(f"action must be a SketchAction, a str or a dict, got {type(action).__name__}")
+
+
+def _check_max_steps(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
+        raise ValueError(f"max_steps must be an integer in [1, 64], got {value!r}")
+    return value
+
+
+def _check_policy(value: Any) -> RewardPolicy:
+    if value not in ("last", "best"):
+        raise ValueError(f"reward_policy must be 'last' or 'best', got {value!r}")
+    return value
+
+
+def _check_split(split: str) -> None:
+    if split != SPLIT:
+        raise ValueError(f"unknown split {split!r}; the only split is {SPLIT!r}")

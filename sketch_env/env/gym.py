@@ -1,0 +1,259 @@
+"""`SketchEnv`: a gymnasium ``Env`` over the same core as the OpenEnv environment.
+
+``gymnasium.make("sketch_env/Sketch-v0")`` builds one (registered when `sketch_env.env` is
+imported, and through the ``gymnasium.envs`` entry point). The action is the policy's text;
+the observation is a ``Dict`` of the prompt, the picture as an ``(H, W, 3)`` ``uint8`` array
+and a few scalars; the reward components go in ``info``.
+
+Mapping from OpenEnv: ``terminated`` is true when the episode ended with a final sketch (every
+single-turn step, or ``SketchAction.final``); ``truncated`` when a multi-turn episode ran out of
+``max_steps`` first. The gymnasium reward of step *t* is the change in the episode reward
+(``E_t - E_{t-1}``, with ``E_0 = 0`` and an infrastructure failure leaving ``E`` unchanged), so
+the undiscounted return of an episode equals its reward under the ``last``/``best`` policy;
+for one step it is simply the reward. ``info["reward_valid"]`` is false for an infrastructure
+failure, whose reward (0 change) should be left out of training.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from PIL import Image
+
+from sketch_env.env.environment import MAX_PROMPT_CHARS, SketchEnvironment
+from sketch_env.env.models import MAX_ACTION_CHARS, SketchAction, SketchObservation
+
+__all__ = ["ENV_ID", "SketchEnv", "UnicodeText"]
+
+#: The registered gymnasium id.
+ENV_ID = "sketch_env/Sketch-v0"
+
+#: The observation's score is clipped to +-this. The heuristic scorer gives [0, 10]; HPSv3's
+#: published model averages run from about -0.2 to 10.6, so 100 never clips a real score (the
+#: unclipped value is in ``info["score"]``).
+SCORE_BOUND = 100.0
+
+#: Longest sample `UnicodeText.sample` draws by default: a random string is never a sketch, and
+#: parsing 256 KiB of noise in the gate takes ~0.7 s, so samples stay short.
+_SAMPLE_MAX_CHARS = 512
+
+
+class UnicodeText(spaces.Text):
+    """A ``Text`` space that contains any Python string up to ``max_length`` characters.
+
+    gymnasium's ``Text`` checks every character against an explicit charset; a charset of all
+    of Unicode would be a 1.1-million-entry set. Sketches contain arbitrary Unicode (comments,
+    colour names, emoji), so `contains` accepts any ``str`` of the right length, while `sample`
+    (which needs a finite charset) draws printable ASCII, at most 512 characters unless a
+    length is given in ``mask``/``probability``.
+
+    Args:
+        max_length: Longest string, in characters.
+        min_length: Shortest string.
+        seed: Seed for sampling.
+    """
+
+    def __init__(self, max_length: int, *, min_length: int = 0, seed: Any = None) -> None:
+        super().__init__(max_length, min_length=min_length, charset=string.printable, seed=seed)
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is a ``str`` within the length bounds (any characters)."""
+        return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
+
+    def sample(self, mask: Any = None, probability: Any = None) -> str:
+        """A random printable-ASCII string (short unless a length is given)."""
+        if mask is None and probability is None:
+            high = min(self.max_length, max(self.min_length, _SAMPLE_MAX_CHARS))
+            length = int(self.np_random.integers(self.min_length, high + 1))
+            return super().sample(mask=(length, None))
+        return super().sample(mask=mask, probability=probability)
+
+    def __repr__(self) -> str:
+        return f"UnicodeText({self.min_length}, {self.max_length})"
+
+
+class SketchEnv(gymnasium.Env):
+    """Gymnasium environment: the action is a sketch (or a reply holding one).
+
+    Args:
+        render_mode: ``None`` or ``"rgb_array"`` (`render` returns the last picture).
+        image_size: ``(width, height)`` of the observation image; pictures of another size are
+            resized (the instructions ask for 600x600, the default).
+        max_steps: Sketches per episode.
+        reward_policy: ``"last"`` or ``"best"``.
+        env: An existing `SketchEnvironment` to wrap (then the remaining arguments are not
+            used for it).
+        **kwargs: Passed to `SketchEnvironment` (``renderer``, ``scorer``, ``reward_config``,
+            ``gate_config``, ``tasks``, ``evaluator``...).
+
+    Examples:
+        >>> import gymnasium, sketch_env.env  # doctest: +SKIP
+        >>> env = gymnasium.make("sketch_env/Sketch-v0", render_mode="rgb_array")
+        >>> obs, info = env.reset(seed=3)
+        >>> obs, reward, terminated, truncated, info = env.step(reply_text)
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 1}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        image_size: tuple[int, int] = (600, 600),
+        max_steps: int = 1,
+        reward_policy: str = "last",
+        env: SketchEnvironment | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        width, height = (int(v) for v in image_size)
+        if width < 1 or height < 1:
+            raise ValueError(f"image_size must be positive, got {image_size!r}")
+        self.render_mode = render_mode
+        self._size = (width, height)
+        self.core = env or SketchEnvironment(
+            max_steps=max_steps,
+            reward_policy=reward_policy,
+            **kwargs,  # type: ignore[arg-type]
+        )
+        steps_cap = 64
+        self.action_space = UnicodeText(MAX_ACTION_CHARS, min_length=0)
+        self.observation_space = spaces.Dict(
+            {
+                "prompt": UnicodeText(MAX_PROMPT_CHARS, min_length=0),
+                "image": spaces.Box(0, 255, (height, width, 3), np.uint8),
+                "coverage": spaces.Box(0.0, 1.0, (1,), np.float32),
+                "score": spaces.Box(-SCORE_BOUND, SCORE_BOUND, (1,), np.float32),
+                "gate_passed": spaces.Discrete(2),
+                "step": spaces.Discrete(steps_cap + 1),
+            }
+        )
+        self._frame = self._blank()
+        self._episode_value = 0.0
+
+    def _blank(self) -> np.ndarray:
+        width, height = self._size
+        return np.zeros((height, width, 3), dtype=np.uint8)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Starts an episode.
+
+        Args:
+            seed: Chooses the task and seeds the renders (an integer in ``[0, 2**32)``); when
+                ``None``, drawn from the env's ``np_random`` (itself seeded by an earlier seed).
+            options: `SketchEnvironment.reset` options: ``task_id``, ``prompt``,
+                ``max_steps``, ``include_image``, ``episode_id``.
+
+        Returns:
+            ``(observation, info)``; info has the task, the seed and the instructions.
+
+        Raises:
+            ValueError: On a bad seed or option (see `SketchEnvironment.reset`).
+        """
+        super().reset(seed=seed)
+        episode_seed = seed if seed is not None else int(self.np_random.integers(0, 2**32))
+        obs = self.core.reset(seed=episode_seed, **dict(options or {}))
+        self._frame = self._blank()
+        self._episode_value = 0.0
+        info = {
+            "task_id": obs.task_id,
+            "subject": obs.subject,
+            "medium": obs.medium,
+            "seed": obs.seed,
+            "max_steps": obs.max_steps,
+            "instructions": obs.instructions,
+            "user_message": obs.feedback,
+        }
+        return self._obs(obs), info
+
+    def step(
+        self, action: str | SketchAction
+    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Renders and scores one sketch.
+
+        Args:
+            action: The reply text, or a `SketchAction`.
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``; ``info`` holds
+            ``step_reward``, ``episode_reward``, ``reward_valid``, ``components``, gate
+            reasons, render status, JS errors, ``feedback``, backend and timings.
+
+        Raises:
+            EpisodeError: Before ``reset`` or after the episode ended.
+        """
+        act = action if isinstance(action, SketchAction) else SketchAction(sketch=action)
+        obs = self.core.step(act)
+        rollout = self.core.last_rollout
+        render = rollout.render if rollout is not None else None
+        if render is not None and render.png is not None and render.status.has_picture:
+            image = render.image()
+            if image.size != self._size:
+                image = image.resize(self._size, Image.Resampling.BILINEAR)
+            self._frame = np.asarray(image, dtype=np.uint8).copy()
+        else:
+            self._frame = self._blank()
+        value = obs.reward if obs.reward is not None else self._episode_value
+        reward = float(value - self._episode_value)
+        self._episode_value = float(value)
+        info = {
+            "step_reward": obs.step_reward,
+            "episode_reward": obs.reward,
+            "reward_valid": obs.step_reward is not None,
+            "components": obs.components.model_dump() if obs.components else None,
+            "gate_passed": obs.gate_passed,
+            "gate_reasons": obs.gate_reasons,
+            "render_status": obs.render_status,
+            "js_errors": obs.js_errors,
+            "coverage": obs.coverage,
+            "score": obs.score,
+            "scorer": obs.scorer,
+            "sketch_error": obs.sketch_error,
+            "infra_error": obs.infra_error,
+            "feedback": obs.feedback,
+            "backend": obs.backend,
+            "elapsed_ms": obs.elapsed_ms,
+            "task_id": obs.task_id,
+            "seed": obs.seed,
+        }
+        return self._obs(obs), reward, obs.terminated, obs.truncated, info
+
+    def _obs(self, obs: SketchObservation) -> dict[str, Any]:
+        return {
+            "prompt": obs.prompt,
+            "image": self._frame.copy(),
+            "coverage": np.array([obs.coverage or 0.0], dtype=np.float32),
+            "score": np.array(
+                [np.clip(obs.score or 0.0, -SCORE_BOUND, SCORE_BOUND)], dtype=np.float32
+            ),
+            "gate_passed": int(bool(obs.gate_passed)),
+            "step": int(obs.step),
+        }
+
+    def render(self) -> np.ndarray | None:
+        """The last picture as an ``(H, W, 3)`` ``uint8`` array (black before the first step).
+
+        Returns:
+            The array in ``"rgb_array"`` mode, else ``None``.
+        """
+        if self.render_mode != "rgb_array":
+            return None
+        return self._frame.copy()
+
+    def png(self) -> bytes | None:
+        """The last picture as PNG bytes (the renderer's own, not resized), if any."""
+        rollout = self.core.last_rollout
+        if rollout is None or rollout.render is None:
+            return None
+        return rollout.render.png
+
+    def close(self) -> None:
+        """Ends the session; the shared renderer stays open."""
+        self.core.close()
+        super().close()

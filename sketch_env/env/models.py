@@ -1,0 +1,202 @@
+"""Typed OpenEnv models: the action, the observation and the state of a sketch episode.
+
+They subclass openenv's pydantic v2 ``Action``/``Observation``/``State`` (``extra="forbid"`` on
+the first two, so a misspelt field over the wire is a validation error, not silently ignored).
+Everything a trainer needs is a typed field; ``metadata`` carries nothing essential.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from openenv.core.env_server.types import Action, Observation, State
+from pydantic import BaseModel, ConfigDict, Field
+
+from sketch_env.scoring.gate import DEFAULT_MAX_REPLY_BYTES
+from sketch_env.scoring.reward import RewardBreakdown
+
+__all__ = [
+    "MAX_ACTION_CHARS",
+    "RewardComponents",
+    "SketchAction",
+    "SketchObservation",
+    "SketchState",
+]
+
+#: Hard cap on the action text, in characters. The gate already refuses replies over 256 KiB
+#: with a reason the policy can read; this cap (4x that, in characters) only bounds what a
+#: hostile client can make the server hold and parse.
+MAX_ACTION_CHARS = 4 * DEFAULT_MAX_REPLY_BYTES
+
+RewardPolicy = Literal["last", "best"]
+
+
+class SketchAction(Action):
+    """One turn of the policy: its reply, or the bare sketch source.
+
+    Args:
+        sketch: The model's reply (a fenced code block is extracted) or a bare sketch.
+        final: End the episode with this sketch even if more revisions are allowed.
+        include_image: Return the rendered PNG (base64) in the observation; ``None`` keeps the
+            environment's default.
+
+    Examples:
+        >>> SketchAction(sketch="function setup() { createCanvas(600, 600, WEBGL); }").final
+        False
+    """
+
+    sketch: str = Field(max_length=MAX_ACTION_CHARS, description="model reply or sketch source")
+    final: bool = Field(default=False, description="submit as the final sketch")
+    include_image: bool | None = Field(default=None, description="return the PNG as base64")
+
+
+class RewardComponents(BaseModel):
+    """Every component of one step's reward (see `sketch_env.scoring.reward`).
+
+    Args:
+        status: ``ok``, ``gate_failed``, ``sketch_error`` or ``infra_error``.
+        preference: The scorer's raw value.
+        preference_sigma: The scorer's uncertainty, where it has one.
+        preference_term: The preference term as used in the sum.
+        coverage: The paint fraction.
+        coverage_term: The coverage term in ``[0, 1]``.
+        dark_mass: The dark-mass fraction.
+        dark_mass_penalty: The penalty subtracted (>= 0).
+        pairwise_prob: The mean win probability against the references.
+        contributions: Weighted terms that sum to the reward.
+        scorer_terms: The scorer's own named terms.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: str
+    preference: float | None = None
+    preference_sigma: float | None = None
+    preference_term: float | None = None
+    coverage: float | None = None
+    coverage_term: float | None = None
+    dark_mass: float | None = None
+    dark_mass_penalty: float | None = None
+    pairwise_prob: float | None = None
+    contributions: dict[str, float] = Field(default_factory=dict)
+    scorer_terms: dict[str, float] = Field(default_factory=dict)
+
+    @classmethod
+    def from_breakdown(cls, breakdown: RewardBreakdown) -> RewardComponents:
+        """Builds the components from the pipeline's `RewardBreakdown`."""
+        return cls(
+            status=breakdown.status,
+            preference=breakdown.preference,
+            preference_sigma=breakdown.preference_sigma,
+            preference_term=breakdown.preference_term,
+            coverage=breakdown.coverage,
+            coverage_term=breakdown.coverage_term,
+            dark_mass=breakdown.dark_mass,
+            dark_mass_penalty=breakdown.dark_mass_penalty,
+            pairwise_prob=breakdown.pairwise_prob,
+            contributions=dict(breakdown.contributions),
+            scorer_terms=dict(breakdown.scorer_terms),
+        )
+
+
+class SketchObservation(Observation):
+    """What the policy (and the trainer) sees after ``reset`` and after each ``step``.
+
+    ``reward`` (inherited) is the episode's reward so far under its reward policy: this step's
+    reward for ``"last"``, the best so far for ``"best"``; ``step_reward`` is this step's own.
+    Both are ``None`` after ``reset`` and for an infrastructure failure (a crashed browser, a
+    scorer that is down), which is not the policy's fault and must not be trained on.
+
+    Args:
+        task_id: The task id, or ``None`` for a free-form prompt.
+        subject: The task's subject.
+        medium: The task's medium.
+        prompt: The scene to paint (what the picture is scored against).
+        instructions: The policy's system prompt.
+        seed: The episode seed (task choice and render seed).
+        step: Steps taken so far.
+        max_steps: Steps allowed in the episode.
+        reward_policy: ``"last"`` or ``"best"``.
+        step_reward: This step's reward.
+        best_reward: The best step reward so far.
+        terminated: The episode ended because the sketch was final.
+        truncated: The episode ended because it ran out of steps before a final sketch.
+        gate_passed: Whether the gate let the sketch run.
+        gate_reasons: Why the gate refused it (readable by the policy).
+        gate_codes: Machine codes parallel to ``gate_reasons``.
+        render_status: The renderer's status (``ok``, ``timeout``, ``js_error``...).
+        js_errors: JavaScript errors the sketch raised.
+        coverage: Paint coverage of the canvas in ``[0, 1]``.
+        elapsed_ms: Render wall time.
+        backend: GL backend that rendered the picture (pictures differ across backends).
+        width: Canvas width.
+        height: Canvas height.
+        scorer: The scorer's name.
+        score: The scorer's value.
+        score_sigma: The scorer's uncertainty.
+        components: Every reward component.
+        sketch_error: The sketch's own failure, if any.
+        infra_error: The infrastructure failure, if any.
+        feedback: Plain-text report for a revising policy.
+        image_png_b64: The picture as base64 PNG, when asked for.
+    """
+
+    task_id: str | None = None
+    subject: str | None = None
+    medium: str | None = None
+    prompt: str = ""
+    instructions: str = ""
+    seed: int = 0
+    step: int = 0
+    max_steps: int = 1
+    reward_policy: RewardPolicy = "last"
+    step_reward: float | None = None
+    best_reward: float | None = None
+    terminated: bool = False
+    truncated: bool = False
+    gate_passed: bool | None = None
+    gate_reasons: list[str] = Field(default_factory=list)
+    gate_codes: list[str] = Field(default_factory=list)
+    render_status: str | None = None
+    js_errors: list[str] = Field(default_factory=list)
+    coverage: float | None = None
+    elapsed_ms: float | None = None
+    backend: str | None = None
+    width: int | None = None
+    height: int | None = None
+    scorer: str | None = None
+    score: float | None = None
+    score_sigma: float | None = None
+    components: RewardComponents | None = None
+    sketch_error: str | None = None
+    infra_error: str | None = None
+    feedback: str = ""
+    image_png_b64: str | None = None
+
+
+class SketchState(State):
+    """The episode's state (``GET /state``, ``env.state``).
+
+    Args:
+        task_id: The task id, or ``None`` for a free-form prompt.
+        prompt: The scene to paint.
+        seed: The episode seed.
+        max_steps: Steps allowed.
+        reward_policy: ``"last"`` or ``"best"``.
+        done: Whether the episode has ended.
+        rewards: Every step's reward, in order (``None`` for infrastructure failures).
+        last_reward: The last step's reward.
+        best_reward: The best step reward.
+        episode_reward: The episode's reward under its reward policy.
+    """
+
+    task_id: str | None = None
+    prompt: str | None = None
+    seed: int | None = None
+    max_steps: int = 1
+    reward_policy: RewardPolicy = "last"
+    done: bool = False
+    rewards: list[float | None] = Field(default_factory=list)
+    last_reward: float | None = None
+    best_reward: float | None = None
+    episode_reward: float | None = None

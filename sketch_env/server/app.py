@@ -1,0 +1,161 @@
+"""The OpenEnv server: `SketchEnvironment` over HTTP and WebSocket, built with openenv's
+``create_app``.
+
+Every WebSocket connection (``/ws``) is one session with its own `SketchEnvironment`; all
+sessions share one `Evaluator` and so one browser pool, which renders their steps
+concurrently. HTTP ``/reset`` and ``/step`` are OpenEnv's stateless endpoints (a fresh
+environment per request, so ``/step`` alone answers "step() before reset()"); episodes go over
+``/ws``, which is what `sketch_env.server.client.SketchEnvClient` uses.
+
+Configuration comes from arguments or environment variables:
+
+- ``SKETCH_ENV_MAX_SESSIONS``: concurrent sessions (default 8). One more is refused with
+  OpenEnv's ``CAPACITY_REACHED`` error and the server keeps serving.
+- ``SKETCH_ENV_SCORER``: scorer spec (default ``heuristic``; ``hpsv3+http://host:port``).
+- ``SKETCH_ENV_MAX_STEPS``, ``SKETCH_ENV_REWARD_POLICY``: episode shape (1, ``last``).
+
+Run it with ``sketch-env serve``, ``python -m sketch_env.server.app`` or
+``uvicorn sketch_env.server.app:app`` (the module attribute ``app`` is built on first access).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+from fastapi import FastAPI
+from openenv.core.env_server.http_server import create_app
+
+from sketch_env.env.environment import SketchEnvironment
+from sketch_env.env.models import SketchAction, SketchObservation, SketchState
+from sketch_env.render import RenderConfig, SketchRenderer, shared_renderer
+from sketch_env.scoring.pipeline import Evaluator
+
+__all__ = ["DEFAULT_MAX_SESSIONS", "ENV_NAME", "create_sketch_app", "main", "max_sessions_from_env"]
+
+#: Name under which the environment is served (``/list_environments``, task API paths).
+ENV_NAME = "sketch_env"
+#: Sessions allowed when ``SKETCH_ENV_MAX_SESSIONS`` is unset: one GRPO group of 8.
+DEFAULT_MAX_SESSIONS = 8
+
+
+def _int_env(name: str, default: int, low: int, high: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be an integer, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
+    return value
+
+
+def max_sessions_from_env() -> int:
+    """Reads ``SKETCH_ENV_MAX_SESSIONS`` (default 8).
+
+    Raises:
+        ValueError: If it is not an integer in ``[1, 1024]``.
+    """
+    return _int_env("SKETCH_ENV_MAX_SESSIONS", DEFAULT_MAX_SESSIONS, 1, 1024)
+
+
+def create_sketch_app(
+    *,
+    max_sessions: int | None = None,
+    scorer: str | None = None,
+    max_steps: int | None = None,
+    reward_policy: str | None = None,
+    include_image: bool = False,
+    renderer: SketchRenderer | None = None,
+    render_config: RenderConfig | None = None,
+) -> FastAPI:
+    """Builds the FastAPI app.
+
+    Args:
+        max_sessions: Concurrent WebSocket sessions; ``SKETCH_ENV_MAX_SESSIONS`` or 8.
+        scorer: Scorer spec; ``SKETCH_ENV_SCORER`` or ``"heuristic"``.
+        max_steps: Sketches per episode; ``SKETCH_ENV_MAX_STEPS`` or 1.
+        reward_policy: ``"last"`` or ``"best"``; ``SKETCH_ENV_REWARD_POLICY`` or ``"last"``.
+        include_image: Return PNGs in step observations by default (a client can also ask per
+            step with ``SketchAction.include_image``).
+        renderer: The renderer; the process-wide shared one when ``None``.
+        render_config: Configuration for the shared renderer (ignored with ``renderer``).
+
+    Returns:
+        The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/step``, ``/state``,
+        ``/schema``, ``/metadata``, ``/health``, task API). On shutdown it closes the
+        renderer it created.
+
+    Raises:
+        ValueError: On a bad setting.
+    """
+    sessions = max_sessions if max_sessions is not None else max_sessions_from_env()
+    if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
+        raise ValueError(f"max_sessions must be a positive integer, got {sessions!r}")
+    steps = max_steps if max_steps is not None else _int_env("SKETCH_ENV_MAX_STEPS", 1, 1, 64)
+    policy = reward_policy or os.environ.get("SKETCH_ENV_REWARD_POLICY") or "last"
+    spec = scorer or os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
+    owned = renderer is None
+    pool = renderer or shared_renderer(render_config)
+    evaluator = Evaluator(renderer=pool, scorer=spec)
+    factory = functools.partial(
+        SketchEnvironment,
+        evaluator=evaluator,
+        max_steps=steps,
+        reward_policy=policy,  # type: ignore[arg-type]
+        include_image=include_image,
+    )
+    # Fail here, on a bad max_steps or reward_policy, rather than on the first connection.
+    factory().close()
+    app = create_app(
+        factory,
+        SketchAction,
+        SketchObservation,
+        env_name=ENV_NAME,
+        max_concurrent_envs=sessions,
+        state_cls=SketchState,
+    )
+    if owned:
+        app.router.on_shutdown.append(pool.close)
+    app.state.sketch_evaluator = evaluator
+    app.state.sketch_max_sessions = sessions
+    return app
+
+
+_app: FastAPI | None = None
+
+
+def __getattr__(name: str) -> Any:
+    # ``uvicorn sketch_env.server.app:app`` reads this attribute; building it lazily keeps
+    # ``import sketch_env.server.app`` free of side effects.
+    global _app
+    if name == "app":
+        if _app is None:
+            _app = create_sketch_app()
+        return _app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the server (``python -m sketch_env.server.app [--host H] [--port P] ...``).
+
+    Args:
+        argv: Command-line arguments; ``sys.argv[1:]`` when ``None``.
+
+    Returns:
+        The exit status.
+    """
+    import argparse
+
+    from sketch_env.server import cli
+
+    parser = argparse.ArgumentParser(prog="python -m sketch_env.server.app")
+    cli.add_arguments(parser)
+    return cli.run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
