@@ -272,6 +272,12 @@ The p5.brush 2.x functions you may use:
   `brush.noMass()`.
 - Vector fields: `brush.field(name)` with 'hand', 'curved', 'zigzag', 'waves', 'seabed',
   'spiral' or 'columns'; `brush.noField()`.
+- Sizes: brush weights are tuned for small canvases; `brush.scaleBrushes(3)` early in
+  `setup()` suits a 600x600 canvas.
+- Order and state: lay flat `brush.wash()` areas before textured fills (a wash drawn after a
+  textured fill in the same frame does not reach the canvas); fill, hatch and wash stay on
+  until `brush.noFill()`, `brush.noHatch()`, `brush.noWash()`, so switch them off before
+  drawing lines that should not be filled.
 - p5's own `background()`, `random()`, `noise()`, `push()`, `pop()`, `translate()`,
   `rotate()`, `noLoop()` work as usual (random numbers are seeded for you).
 
