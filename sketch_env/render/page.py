@@ -252,12 +252,14 @@ async def open_page(browser: Browser, config: RenderConfig, init_script: str) ->
             task.add_done_callback(session.tasks.discard)
 
     try:
-        await context.add_init_script(script=init_script)
-        await context.route("**/*", handle_request)
-        await context.route_web_socket(re.compile(r".*"), handle_websocket)
-        context.on("page", on_page)
-        page = await context.new_page()
-    except PlaywrightError as exc:
+        # Bounded: a browser that dies between these calls must not leave them pending forever.
+        async with asyncio.timeout(config.launch_timeout_s):
+            await context.add_init_script(script=init_script)
+            await context.route("**/*", handle_request)
+            await context.route_web_socket(re.compile(r".*"), handle_websocket)
+            context.on("page", on_page)
+            page = await context.new_page()
+    except (TimeoutError, PlaywrightError) as exc:
         await _close_context(context, timeout_s=5.0)
         raise InfrastructureError(f"could not open a page: {exc}") from exc
     session.main_page = page
