@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
+# Ray binds its nodes to the machine's own address unless told it runs a single-machine
+# cluster; the tests must only ever talk over loopback. Set before anything imports ray (the
+# constant is read at import time).
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
 from collections.abc import Iterator
 
 import pytest

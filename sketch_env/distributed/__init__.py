@@ -1,0 +1,200 @@
+"""Rendering across a Ray cluster behind the local renderer's API (extra ``ray``).
+
+This module imports without Ray; `RayRenderer` and the actors load Ray when first touched, and
+say how to install it if it is missing. `make_renderer` turns a configuration string into a
+renderer, so every front end takes ``"local"``, ``"ray://auto"`` or a renderer object alike.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from urllib.parse import parse_qsl, urlsplit
+
+from sketch_env.render import Render, shared_renderer
+
+if TYPE_CHECKING:
+    import concurrent.futures
+
+    from sketch_env.distributed.actors import RenderActor, RenderWorker
+    from sketch_env.distributed.renderer import RayRenderer
+
+__all__ = ["RayRenderer", "RenderActor", "RenderWorker", "Renderer", "make_renderer"]
+
+T = TypeVar("T")
+
+#: How to get Ray, in every error that needs it.
+INSTALL_HINT = "pip install -e '.[ray]'  (or: pip install 'ray==2.60.*')"
+
+#: Integer options a ``ray://`` spec may carry as query parameters.
+_INT_OPTIONS = ("num_actors", "actor_pool_size", "max_in_flight_per_actor")
+#: Float options a ``ray://`` spec may carry as query parameters.
+_FLOAT_OPTIONS = ("start_timeout_s", "call_timeout_s")
+
+_LAZY = {
+    "RayRenderer": "sketch_env.distributed.renderer",
+    "RenderActor": "sketch_env.distributed.actors",
+    "RenderWorker": "sketch_env.distributed.actors",
+}
+
+
+class Renderer(Protocol):
+    """What the evaluator, the environment and the TRL reward function need of a renderer.
+
+    `SketchRenderer` and `RayRenderer` both satisfy it. Deliberately not runtime-checkable:
+    ``isinstance`` would read ``pool_size``, which starts a `RayRenderer`.
+    """
+
+    @property
+    def pool_size(self) -> int:
+        """Browsers rendering at once."""
+        ...
+
+    @property
+    def backend(self) -> str:
+        """The GL backend pictures are rendered on."""
+        ...
+
+    def start(self) -> Any:
+        """Starts the renderer (idempotent)."""
+        ...
+
+    def close(self) -> None:
+        """Releases every browser."""
+        ...
+
+    async def render(self, source: str | bytes, seed: int = 0) -> Render:
+        """Renders one sketch."""
+        ...
+
+    async def render_many(
+        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
+    ) -> list[Render]:
+        """Renders a batch, in order."""
+        ...
+
+    def render_sync(self, source: str | bytes, seed: int = 0) -> Render:
+        """Blocking `render`."""
+        ...
+
+    def render_many_sync(
+        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
+    ) -> list[Render]:
+        """Blocking `render_many`."""
+        ...
+
+    def run_coroutine(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        """Runs a coroutine on the renderer's own loop."""
+        ...
+
+    def on_own_loop(self) -> bool:
+        """Whether the caller runs on the renderer's own loop."""
+        ...
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: importing this package must work without Ray; only the Ray-backed names need it.
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != "ray" and not (exc.name or "").startswith("ray."):
+            raise
+        raise ImportError(f"{name} needs Ray, which is not installed: {INSTALL_HINT}") from exc
+    return getattr(module, name)
+
+
+def make_renderer(spec: str | Renderer | None = "local", **options: Any) -> Renderer:
+    """Turns a renderer specification into a renderer.
+
+    Args:
+        spec: One of
+
+            - ``"local"`` or ``None``: the process-wide `shared_renderer` (browsers on this
+              machine); ``options`` are `RenderConfig` fields.
+            - ``"ray"``: a `RayRenderer` on the Ray connection this process already has, or a
+              private local Ray instance.
+            - ``"ray://auto"``: a `RayRenderer` on the cluster started on this machine with
+              ``ray start``.
+            - ``"ray://HOST:PORT"``: a `RayRenderer` on the cluster whose head's GCS listens
+              there (``ray start --head`` prints it; 6379 by default). This is the cluster
+              address, not a Ray Client (``ray.init("ray://...")``) address.
+
+            A ``ray`` spec may carry ``num_actors``, ``actor_pool_size``,
+            ``max_in_flight_per_actor``, ``start_timeout_s`` and ``call_timeout_s`` as query
+            parameters, e.g. ``"ray://auto?num_actors=4&actor_pool_size=2"``.
+
+            Anything else that has ``render`` and ``run_coroutine`` (a `SketchRenderer`, a
+            `RayRenderer`, your own) is returned as it is.
+        **options: Keyword arguments for the renderer that is created (for ``ray`` specs:
+            `RayRenderer` arguments, including `RenderConfig` fields).
+
+    Returns:
+        The renderer. A created `RayRenderer` is not started yet: it connects and launches its
+        actors on first use.
+
+    Raises:
+        ValueError: If the spec string is not understood.
+        TypeError: If the spec is neither a string nor a renderer.
+        ImportError: If a ``ray`` spec is given and Ray is not installed.
+
+    Examples:
+        >>> make_renderer("local") is make_renderer()
+        True
+        >>> renderer = make_renderer("ray://auto?num_actors=2")  # doctest: +SKIP
+    """
+    if spec is None or spec == "local":
+        return shared_renderer(**options)
+    if not isinstance(spec, str):
+        if callable(getattr(spec, "render", None)) and callable(
+            getattr(spec, "run_coroutine", None)
+        ):
+            return spec
+        raise TypeError(
+            f"a renderer must be 'local', 'ray', 'ray://auto', 'ray://HOST:PORT' or an object "
+            f"with render() and run_coroutine(); got {type(spec).__name__}"
+        )
+    address, query = _parse_ray_spec(spec)
+    kwargs: dict[str, Any] = dict(query)
+    kwargs.update(options)
+    from sketch_env.distributed import RayRenderer as ray_renderer_class  # lazy, needs Ray
+
+    return ray_renderer_class(address=address, **kwargs)
+
+
+def _parse_ray_spec(spec: str) -> tuple[str | None, dict[str, Any]]:
+    """Splits ``ray[://address][?k=v&...]`` into the Ray address and `RayRenderer` options."""
+    text = spec.strip()
+    if text == "ray" or text.startswith("ray?"):
+        address: str | None = None
+        query = text[4:] if text.startswith("ray?") else ""
+    elif text.startswith("ray://"):
+        parts = urlsplit(text)
+        address = parts.netloc or None
+        if parts.path not in ("", "/") or address is None:
+            raise ValueError(f"cannot read the Ray address in {spec!r}; use ray://HOST:PORT")
+        query = parts.query
+    else:
+        raise ValueError(
+            f"unknown renderer {spec!r}: use 'local', 'ray', 'ray://auto' or 'ray://HOST:PORT'"
+        )
+    options: dict[str, Any] = {}
+    for key, value in parse_qsl(query, keep_blank_values=False, strict_parsing=bool(query)):
+        try:
+            if key in _INT_OPTIONS:
+                options[key] = int(value)
+            elif key in _FLOAT_OPTIONS:
+                options[key] = float(value)
+            else:
+                raise ValueError(
+                    f"unknown option {key!r} in {spec!r}; known: "
+                    f"{', '.join(_INT_OPTIONS + _FLOAT_OPTIONS)}"
+                )
+        except ValueError as exc:
+            if "unknown option" in str(exc):
+                raise
+            raise ValueError(f"option {key}={value!r} in {spec!r} is not a number") from exc
+    return address, options
