@@ -58,6 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--deadline", type=float, default=30.0, metavar="S", help="seconds per render (default 30)"
     )
+    parser.add_argument(
+        "--renderer",
+        default="local",
+        help="'local' (browsers here, default) or a Ray cluster: 'ray://auto', 'ray://HOST:PORT'",
+    )
     parser.add_argument("--title", help="the gallery's title")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -81,7 +86,12 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from sketch_env.render import BackendUnavailableError, BrowserNotFoundError, SketchRenderer
+    from sketch_env.render import (
+        BackendUnavailableError,
+        BrowserNotFoundError,
+        RenderConfig,
+        SketchRenderer,
+    )
     from sketch_env.rollout.runner import run_rollouts
     from sketch_env.scoring.pipeline import Evaluator
     from sketch_env.scoring.spec import make_scorer
@@ -107,7 +117,17 @@ def run(args: argparse.Namespace) -> int:
     if args.pool_size:
         overrides["pool_size"] = args.pool_size
     try:
-        with SketchRenderer(**overrides) as renderer:
+        if args.renderer == "local":
+            renderer_cm = SketchRenderer(**overrides)
+        else:
+            from sketch_env.distributed import make_renderer
+
+            renderer_cm = make_renderer(args.renderer, config=RenderConfig(**overrides))
+    except (ValueError, ImportError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    try:
+        with renderer_cm as renderer:
             console.print(
                 f"{len(items)} sketches x {args.seeds} seed(s) on [b]{renderer.backend}[/b] "
                 f"({renderer.pool_size} browsers), scorer [b]{scorer.name}[/b]"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sketch_env.render import Render, RenderStatus, SketchRenderer, shared_renderer
+from sketch_env.render import Render, RenderStatus, SketchRenderer
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
 from sketch_env.scoring.gate import GateConfig, GateVerdict, gate_reply
 from sketch_env.scoring.heuristic import dark_mass_fraction
@@ -104,7 +104,9 @@ class Evaluator:
     """Gate, render, score and reward batches of replies.
 
     Args:
-        renderer: The renderer; the process-wide `shared_renderer` when ``None``.
+        renderer: A renderer (`SketchRenderer`, `RayRenderer`), or a spec for
+            `sketch_env.distributed.make_renderer`: ``"local"``/``None`` for the process-wide
+            `shared_renderer`, ``"ray://auto"`` or ``"ray://HOST:PORT"`` for a Ray cluster.
         scorer: A `Scorer` or a spec string (``"heuristic"``, ``"hpsv3+http://host:port"``).
         reward_config: Weights and thresholds of the reward.
         gate_config: Which gate rules apply.
@@ -116,12 +118,18 @@ class Evaluator:
 
     def __init__(
         self,
-        renderer: SketchRenderer | None = None,
+        renderer: SketchRenderer | str | None = None,
         scorer: Scorer | str = "heuristic",
         reward_config: RewardConfig | None = None,
         gate_config: GateConfig | None = None,
     ) -> None:
-        self.renderer = renderer or shared_renderer()
+        if renderer is None or isinstance(renderer, str):
+            # "local" (the shared pool), "ray://auto", "ray://HOST:PORT": configuration alone
+            # moves rendering onto a cluster for every front end built on the evaluator.
+            from sketch_env.distributed import make_renderer
+
+            renderer = make_renderer(renderer)
+        self.renderer = renderer
         self.scorer = make_scorer(scorer)
         self.reward_config = reward_config or RewardConfig()
         self.gate_config = gate_config or GateConfig()

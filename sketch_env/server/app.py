@@ -69,7 +69,7 @@ def create_sketch_app(
     max_steps: int | None = None,
     reward_policy: str | None = None,
     include_image: bool = False,
-    renderer: SketchRenderer | None = None,
+    renderer: SketchRenderer | str | None = None,
     render_config: RenderConfig | None = None,
 ) -> FastAPI:
     """Builds the FastAPI app.
@@ -81,8 +81,10 @@ def create_sketch_app(
         reward_policy: ``"last"`` or ``"best"``; ``SKETCH_ENV_REWARD_POLICY`` or ``"last"``.
         include_image: Return PNGs in step observations by default (a client can also ask per
             step with ``SketchAction.include_image``).
-        renderer: The renderer; the process-wide shared one when ``None``.
-        render_config: Configuration for the shared renderer (ignored with ``renderer``).
+        renderer: The renderer; the process-wide shared one when ``None`` or ``"local"``; a
+            spec such as ``"ray://auto"`` builds a `RayRenderer` (closed on shutdown).
+        render_config: Configuration for the renderer the app builds (ignored when given a
+            renderer object).
 
     Returns:
         The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/step``, ``/state``,
@@ -98,8 +100,13 @@ def create_sketch_app(
     steps = max_steps if max_steps is not None else _int_env("SKETCH_ENV_MAX_STEPS", 1, 1, 64)
     policy = reward_policy or os.environ.get("SKETCH_ENV_REWARD_POLICY") or "last"
     spec = scorer or os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
-    owned = renderer is None
-    pool = renderer or shared_renderer(render_config)
+    owned = renderer is None or isinstance(renderer, str)
+    if isinstance(renderer, str) and renderer != "local":
+        from sketch_env.distributed import make_renderer
+
+        pool = make_renderer(renderer, config=render_config)
+    else:
+        pool = shared_renderer(render_config) if owned else renderer
     evaluator = Evaluator(renderer=pool, scorer=spec)
     factory = functools.partial(
         SketchEnvironment,

@@ -42,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="GL backend (default auto)",
     )
     parser.add_argument("--deadline", type=float, default=None, help="render deadline, seconds")
+    parser.add_argument(
+        "--renderer",
+        default="local",
+        help="'local' (browsers here, default) or a Ray cluster: 'ray://auto', 'ray://HOST:PORT'",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -75,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
             max_steps=args.max_steps,
             reward_policy=args.reward_policy,
             render_config=config,
+            renderer=args.renderer,
         )
     except ValueError as exc:
         print(f"sketch-env serve: {exc}", file=sys.stderr)
