@@ -2,7 +2,7 @@
 # Sets up sketch_env on a Debian/Ubuntu machine (what CI and the README's quick start run).
 #
 #   scripts/setup.sh          Chromium + Mesa from Debian's packages, then the package itself
-#   scripts/setup.sh --dev    also the test extras, a CPU torch, TRL, and the isolated HPSv3 venv
+#   scripts/setup.sh --dev    also the test extras, a CPU torch, TRL, Ray, and the HPSv3 venv
 #
 # Idempotent: what is already installed is not installed again.
 set -euo pipefail
@@ -47,8 +47,8 @@ if [ "$dev" -eq 1 ]; then
     echo "==> installing torch==2.13.0"
     "$python" -m pip install -q torch==2.13.0
   fi
-  echo "==> installing sketch_env with its dev and trl extras"
-  "$python" -m pip install -q -e ".[dev,trl]"
+  echo "==> installing sketch_env with its dev, trl and ray extras"
+  "$python" -m pip install -q -e ".[dev,trl,ray]"
   # HPSv3 pins transformers 4.45.2, which cannot live beside TRL: it gets its own venv.
   echo "==> provisioning the isolated HPSv3 environment"
   "$python" -m sketch_env.cli hpsv3 setup
