@@ -181,6 +181,7 @@ def test_async_context_manager():
 
 def test_shared_renderer_is_one_per_process():
     require_chromium()
+    shared_renderer().close()  # whatever an earlier test left; a closed one is replaced
     shared = shared_renderer(pool_size=1)
     try:
         assert shared_renderer() is shared
