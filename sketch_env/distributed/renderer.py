@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import concurrent.futures
 import contextlib
 import logging
 import math
@@ -20,7 +19,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -36,6 +35,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from sketch_env.distributed.actors import RenderActor
 from sketch_env.render import Render, RenderConfig, RenderStatus
+from sketch_env.render.loop import LoopThreadRenderer
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -67,7 +67,7 @@ class _Actor:
     generation: int = 0
 
 
-class RayRenderer:
+class RayRenderer(LoopThreadRenderer):
     """Renders sketches on render actors across a Ray cluster, behind `SketchRenderer`'s API.
 
     ``render``, ``render_many``, ``render_sync`` and ``render_many_sync`` take and return the
@@ -108,6 +108,8 @@ class RayRenderer:
         ...     results = renderer.render_many_sync(sources, seeds=range(len(sources)))
     """
 
+    _thread_name = "sketch-env-ray"
+
     def __init__(
         self,
         num_actors: int | None = None,
@@ -139,16 +141,14 @@ class RayRenderer:
         self.init_options = dict(init_options or {})
         self.start_timeout_s = start_timeout_s
         self.call_timeout_s = call_timeout_s
+        super().__init__()
         self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
         self._actors: list[_Actor] = []
         # Futures of renders waiting for a free actor; woken (all) whenever that may change.
         self._waiters: list[asyncio.Future[None]] = []
         self._pending = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._owns_ray = False
-        self._started = False
         self._closed = False
         self._pid = os.getpid()
         self.replacements = 0
@@ -177,13 +177,7 @@ class RayRenderer:
             if self._started:
                 return self
             self._connect()
-            if self._thread is None:
-                ready = threading.Event()
-                self._thread = threading.Thread(
-                    target=self._run_loop, args=(ready,), name="sketch-env-ray", daemon=True
-                )
-                self._thread.start()
-                ready.wait()
+            self._start_loop_thread()
             self._actors = self._launch(self._plan())
             self._started = True
         logger.info(
@@ -206,16 +200,6 @@ class RayRenderer:
         options.update(self.init_options)
         ray.init(**options)
         self._owns_ray = True
-
-    def _run_loop(self, ready: threading.Event) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        asyncio.set_event_loop(loop)
-        ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
 
     def _cpu_nodes(self) -> list[tuple[str, float]]:
         """Alive nodes with CPUs, as ``(node_id, cpus)``, in a stable order."""
@@ -381,106 +365,7 @@ class RayRenderer:
         self.start()
         return [a.handle for a in self._actors if a.alive]
 
-    # ------------------------------------------------------------------ rendering API
-    async def render(self, source: str | bytes, seed: int = 0) -> Render:
-        """Renders one sketch on the least busy actor. Same contract as `SketchRenderer.render`.
-
-        Args:
-            source: The sketch (p5.js global mode using p5.brush).
-            seed: Seed for ``Math.random``, p5's ``random``/``noise`` and p5.brush.
-
-        Returns:
-            The `Render`; ``crashed`` if its actor died twice or no actor is left.
-        """
-        return await self._call(self._render(source, seed))
-
-    async def render_many(
-        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
-    ) -> list[Render]:
-        """Renders a batch across all actors (e.g. one GRPO group).
-
-        Args:
-            sources: The sketches.
-            seeds: One seed per sketch, one seed for all, or ``None`` for seed 0.
-
-        Returns:
-            One `Render` per sketch, in order.
-
-        Raises:
-            ValueError: If ``seeds`` has a different length than ``sources``.
-        """
-        seed_list = _seed_list(seeds, len(sources))
-        return await self._call(self._render_many(list(sources), seed_list))
-
-    def render_sync(self, source: str | bytes, seed: int = 0) -> Render:
-        """Blocking `render`.
-
-        Raises:
-            RuntimeError: If called on the renderer's own loop thread.
-        """
-        return self._call_sync(self._render(source, seed))
-
-    def render_many_sync(
-        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
-    ) -> list[Render]:
-        """Blocking `render_many`.
-
-        Raises:
-            ValueError: If ``seeds`` has a different length than ``sources``.
-            RuntimeError: If called on the renderer's own loop thread.
-        """
-        seed_list = _seed_list(seeds, len(sources))
-        return self._call_sync(self._render_many(list(sources), seed_list))
-
-    def run_coroutine(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
-        """Schedules a coroutine on the renderer's loop (for code built on top of it).
-
-        Args:
-            coro: A coroutine that may await `render` directly.
-
-        Returns:
-            A concurrent future with its result.
-        """
-        try:
-            self.start()
-        except BaseException:
-            coro.close()
-            raise
-        assert self._loop is not None
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
-
-    def on_own_loop(self) -> bool:
-        """Whether the caller is running on the renderer's own loop."""
-        try:
-            return asyncio.get_running_loop() is self._loop
-        except RuntimeError:
-            return False
-
-    async def _call(self, coro: Coroutine[Any, Any, T]) -> T:
-        if self.on_own_loop():
-            return await coro
-        try:
-            if not self._started:
-                await asyncio.to_thread(self.start)
-        except BaseException:
-            coro.close()
-            raise
-        return await asyncio.wrap_future(self.run_coroutine(coro))
-
-    def _call_sync(self, coro: Coroutine[Any, Any, T]) -> T:
-        if self.on_own_loop():
-            coro.close()
-            raise RuntimeError(
-                "render_sync() was called on the renderer's own event loop; await render()"
-            )
-        return self.run_coroutine(coro).result()
-
     # ------------------------------------------------------------------ scheduling
-    async def _render_many(self, sources: list[str | bytes], seeds: list[int]) -> list[Render]:
-        return list(
-            await asyncio.gather(*(self._render(s, k) for s, k in zip(sources, seeds, strict=True)))
-        )
-
     async def _render(self, source: str | bytes, seed: int) -> Render:
         start = time.perf_counter()
         seed = int(seed) & 0xFFFFFFFF
@@ -658,17 +543,6 @@ class RayRenderer:
             self._kill([dead.handle])
             self._pending -= 1
             self._wake()
-
-
-def _seed_list(seeds: Sequence[int] | int | None, count: int) -> list[int]:
-    if seeds is None:
-        return [0] * count
-    if isinstance(seeds, int):
-        return [seeds] * count
-    seed_list = list(seeds)
-    if len(seed_list) != count:
-        raise ValueError(f"got {count} sketches but {len(seed_list)} seeds")
-    return seed_list
 
 
 @atexit.register

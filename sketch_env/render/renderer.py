@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import concurrent.futures
 import contextlib
 import logging
 import os
 import threading
 import time
 import weakref
-from collections.abc import Coroutine, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -25,6 +23,7 @@ from playwright.async_api import Playwright, async_playwright
 
 from sketch_env.render.backends import BrowserChoice, choose_backend
 from sketch_env.render.config import RenderConfig
+from sketch_env.render.loop import LoopThreadRenderer
 from sketch_env.render.page import (
     Attempt,
     InfrastructureError,
@@ -45,7 +44,7 @@ _CLOSE_TIMEOUT_S = 20.0
 _live_renderers: weakref.WeakSet[SketchRenderer] = weakref.WeakSet()
 
 
-class SketchRenderer:
+class SketchRenderer(LoopThreadRenderer):
     """Renders p5.js + p5.brush sketches in a pool of headless Chromium browsers.
 
     Browsers start on first use (or on `start`). Each render runs in a fresh browser context
@@ -70,9 +69,8 @@ class SketchRenderer:
     def __init__(self, config: RenderConfig | None = None, **overrides: Any) -> None:
         config = config or RenderConfig()
         self.config = replace(config, **overrides) if overrides else config
+        super().__init__()
         self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
         self._playwright: Playwright | None = None
         self._pool: BrowserPool | None = None
         self._choice: BrowserChoice | None = None
@@ -100,13 +98,7 @@ class SketchRenderer:
             self._check_usable()
             if self._pool is not None:
                 return self
-            if self._thread is None:
-                ready = threading.Event()
-                self._thread = threading.Thread(
-                    target=self._run_loop, args=(ready,), name="sketch-env-renderer", daemon=True
-                )
-                self._thread.start()
-                ready.wait()
+            self._start_loop_thread()
             future = asyncio.run_coroutine_threadsafe(self._start_pool(), self._loop)
             try:
                 future.result(timeout=self.config.launch_timeout_s * 3)
@@ -114,16 +106,6 @@ class SketchRenderer:
                 future.cancel()
                 raise
         return self
-
-    def _run_loop(self, ready: threading.Event) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        asyncio.set_event_loop(loop)
-        ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.close()
 
     async def _start_pool(self) -> None:
         if self._playwright is None:
@@ -140,6 +122,7 @@ class SketchRenderer:
             await pool.close()
             raise
         self._pool = pool
+        self._started = True
         if self.config.prewarm:
             self._prewarmer = PagePrewarmer(self.config, self._init_script)
             for slot in pool.slots:
@@ -249,114 +232,6 @@ class SketchRenderer:
         return self._pool.pids()
 
     # ------------------------------------------------------------------ rendering
-    async def render(self, source: str | bytes, seed: int = 0) -> Render:
-        """Renders one sketch.
-
-        Safe from any event loop or thread. Never raises for anything the sketch does: the
-        outcome is in the result's ``status`` and ``errors``.
-
-        Args:
-            source: The sketch (p5.js global mode using p5.brush).
-            seed: Seed for ``Math.random``, p5's ``random``/``noise`` and p5.brush.
-
-        Returns:
-            The `Render`.
-
-        Raises:
-            BrowserNotFoundError: If no Chromium is installed.
-            BackendUnavailableError: If no GL backend works.
-        """
-        return await self._call(self._render(source, seed))
-
-    async def render_many(
-        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
-    ) -> list[Render]:
-        """Renders a batch concurrently across the pool (e.g. one GRPO group).
-
-        Args:
-            sources: The sketches.
-            seeds: One seed per sketch, one seed for all, or ``None`` for seed 0.
-
-        Returns:
-            One `Render` per sketch, in order.
-
-        Raises:
-            ValueError: If ``seeds`` has a different length than ``sources``.
-        """
-        seed_list = _seed_list(seeds, len(sources))
-        return await self._call(self._render_many(list(sources), seed_list))
-
-    def render_sync(self, source: str | bytes, seed: int = 0) -> Render:
-        """Blocking `render`, for plain synchronous code (also works under a running loop).
-
-        Raises:
-            RuntimeError: If called on the renderer's own loop thread.
-        """
-        return self._call_sync(self._render(source, seed))
-
-    def render_many_sync(
-        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
-    ) -> list[Render]:
-        """Blocking `render_many`.
-
-        Raises:
-            ValueError: If ``seeds`` has a different length than ``sources``.
-            RuntimeError: If called on the renderer's own loop thread.
-        """
-        seed_list = _seed_list(seeds, len(sources))
-        return self._call_sync(self._render_many(list(sources), seed_list))
-
-    def run_coroutine(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
-        """Schedules a coroutine on the renderer's loop (for code built on top of it).
-
-        Args:
-            coro: A coroutine that may await `render` directly.
-
-        Returns:
-            A concurrent future with its result.
-        """
-        self.start()
-        assert self._loop is not None
-        return asyncio.run_coroutine_threadsafe(coro, self._loop)
-
-    def on_own_loop(self) -> bool:
-        """Whether the caller is running on the renderer's own loop."""
-        try:
-            return asyncio.get_running_loop() is self._loop
-        except RuntimeError:
-            return False
-
-    async def _call(self, coro: Coroutine[Any, Any, T]) -> T:
-        if self.on_own_loop():
-            return await coro
-        try:
-            if self._pool is None:
-                await asyncio.to_thread(self.start)
-            return await asyncio.wrap_future(self.run_coroutine(coro))
-        except BaseException:
-            coro.close()
-            raise
-
-    def _call_sync(self, coro: Coroutine[Any, Any, T]) -> T:
-        if self.on_own_loop():
-            coro.close()
-            raise RuntimeError(
-                "render_sync() was called on the renderer's own event loop; await render()"
-            )
-        try:
-            future = self.run_coroutine(coro)
-        except BaseException:
-            coro.close()
-            raise
-        return future.result()
-
-    async def _render_many(self, sources: list[str | bytes], seeds: list[int]) -> list[Render]:
-        return list(
-            await asyncio.gather(
-                *(self._render(s, k) for s, k in zip(sources, seeds, strict=False))
-            )
-        )
-
     async def _render(self, source: str | bytes, seed: int) -> Render:
         assert self._pool is not None and self._choice is not None
         start = time.perf_counter()
@@ -440,17 +315,6 @@ class SketchRenderer:
             return
         if self._prewarmer is not None:
             self._prewarmer.refill(slot.index, slot.browser)
-
-
-def _seed_list(seeds: Sequence[int] | int | None, count: int) -> list[int]:
-    if seeds is None:
-        return [0] * count
-    if isinstance(seeds, int):
-        return [seeds] * count
-    seed_list = list(seeds)
-    if len(seed_list) != count:
-        raise ValueError(f"got {count} sketches but {len(seed_list)} seeds")
-    return seed_list
 
 
 _shared: SketchRenderer | None = None
