@@ -43,6 +43,8 @@ from typing import Any
 import tree_sitter
 import tree_sitter_javascript
 
+from sketch_env.scoring.base import JsonConfig
+
 __all__ = [
     "BRUSH_RENAMED",
     "DEFAULT_MAX_REPLY_BYTES",
@@ -442,7 +444,7 @@ class GateVerdict:
 
 
 @dataclass(frozen=True)
-class GateConfig:
+class GateConfig(JsonConfig):
     """Which gate rules apply. Serialisable with `to_dict`/`from_dict`/`to_json`/`from_json`.
 
     Args:
@@ -493,45 +495,6 @@ class GateConfig:
             raise ValueError(
                 f"GateConfig.max_bare_primitives must be None or an int >= 0, got {limit!r}"
             )
-
-    def to_dict(self) -> dict[str, Any]:
-        """Returns the fields as a plain dict."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GateConfig:
-        """Builds a config from a mapping; missing keys take their defaults.
-
-        Args:
-            data: Field values.
-
-        Returns:
-            The config.
-
-        Raises:
-            ValueError: On an unknown key or a bad value.
-        """
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown GateConfig keys {unknown}; known: {sorted(known)}")
-        return cls(**dict(data))
-
-    def to_json(self) -> str:
-        """Returns the config as JSON."""
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> GateConfig:
-        """Parses `to_json` output.
-
-        Raises:
-            ValueError: On malformed JSON, an unknown key or a bad value.
-        """
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError("GateConfig JSON must be an object")
-        return cls.from_dict(data)
 
 
 # --------------------------------------------------------------------------------------------

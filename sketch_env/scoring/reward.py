@@ -38,7 +38,6 @@ Other outcomes do not use the formula:
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -46,7 +45,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import cache
 from typing import Any
 
-from sketch_env.scoring.base import Score
+from sketch_env.scoring.base import JsonConfig, Score
 from sketch_env.scoring.gate import GateVerdict
 
 __all__ = [
@@ -66,7 +65,7 @@ def _finite(name: str, value: Any) -> float:
 
 
 @dataclass(frozen=True)
-class RewardConfig:
+class RewardConfig(JsonConfig):
     """Weights and thresholds of the reward (see the module docstring for the formula).
 
     Serialisable with `to_dict`/`from_dict`/`to_json`/`from_json`; validated on creation.
@@ -193,10 +192,7 @@ class RewardConfig:
         Raises:
             ValueError: On an unknown key or a bad value.
         """
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown RewardConfig keys {unknown}; known: {sorted(known)}")
+        cls.check_keys(data)
         values = dict(data)
         if "pairwise_references" in values:
             refs = values["pairwise_references"]
@@ -206,22 +202,6 @@ class RewardConfig:
                 tuple(p) if isinstance(p, list | tuple) else p for p in refs
             )
         return cls(**values)
-
-    def to_json(self) -> str:
-        """Returns the config as JSON."""
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> RewardConfig:
-        """Parses `to_json` output.
-
-        Raises:
-            ValueError: On malformed JSON, an unknown key or a bad value.
-        """
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError("RewardConfig JSON must be an object")
-        return cls.from_dict(data)
 
 
 @dataclass(frozen=True, slots=True)
