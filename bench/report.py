@@ -51,6 +51,7 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
                 _fmt(w["results"].get("baseline")),
                 _fmt(w["results"].get("ours")),
                 _fmt(w["results"].get("ours_cold")),
+                _fmt(w["results"].get("ours_fresh_context")),
                 (f"{ratio:.2f}x" if ratio is not None else "-")
                 + (f" (paired {paired:.2f}x)" if paired is not None else ""),
                 f"≥{target.get('target_ratio', 0):g}x: {met}",
@@ -59,7 +60,15 @@ def rows(results: dict[str, Any]) -> list[list[str]]:
     return table
 
 
-HEADERS = ["workload", "baseline", "ours", "ours, no prewarm", "ours vs baseline", "target"]
+HEADERS = [
+    "workload",
+    "baseline",
+    "ours",
+    "ours, no prewarm",
+    "ours, fresh context per render",
+    "ours vs baseline",
+    "target",
+]
 
 
 def render_text(results: dict[str, Any]) -> str:

@@ -5,9 +5,15 @@ drift in machine load — large on a shared 2-core box — hits all of them alik
 built from ratios of medians. Configurations:
 
 * ``baseline`` — `bench.baseline.BaselineRenderer` (DESIGN.md §8).
-* ``ours`` — `SketchRenderer` with its defaults (auto backend, pool sized to the machine,
-  pre-warmed pages).
+* ``ours`` — `SketchRenderer` with its defaults (auto backend, pool sized to the machine, one
+  host page per browser with a fresh frame per render, the next frame pre-warmed).
 * ``ours_cold`` — the same with ``prewarm=False``: what pre-warming alone buys.
+* ``ours_fresh_context`` — the same with ``renders_per_page=1``: a new browser context for every
+  render (the renderer's previous design, pre-warmed): what reusing host pages buys.
+
+Before each timed render of (a) the machine is left idle for a moment (`SETTLE_S`), for every
+configuration alike: a render's latency is measured with its pre-warmed frame ready and without
+another configuration's background work still running. (a) back to back is reported separately.
 """
 
 from __future__ import annotations
@@ -33,6 +39,11 @@ from sketch_env.render.backends import BrowserChoice, common_args
 
 #: Targets of DESIGN.md §8 / issue 6, as ratios against the baseline.
 TARGETS = {"a_trivial": 4.0, "b_heavy": 3.0, "c_group": 4.0}
+
+#: Idle time before each timed render of (a), so preparation left over from the previous
+#: render (ours pre-warms the next frame as soon as a render ends) is not billed to whichever
+#: configuration happens to run next. A prepared frame takes ~0.1 s on 2 cores.
+SETTLE_S = 0.3
 
 
 @dataclasses.dataclass
@@ -126,7 +137,7 @@ def count_steps(opts: Options) -> int:
     """Number of progress steps `run_benchmark` will report."""
     reps_a = 3 if opts.quick else max(3, 3 * opts.reps)
     reps = 1 if opts.quick else opts.reps
-    steps = 3 * reps_a + 1 + 2 * reps + 2 * reps
+    steps = 4 * reps_a + 1 + 2 * reps + 3 * reps
     if opts.scaling:
         steps += len(opts.pool_sizes) * reps + len(FILL_COUNTS) * reps
     if opts.experiments:
@@ -177,12 +188,14 @@ async def run_benchmark(opts: Options, progress: Progress) -> dict[str, Any]:
         baseline = await BaselineRenderer(pw).start()
         ours = await _start(SketchRenderer(RenderConfig(deadline_s=300)))
         cold = await _start(SketchRenderer(RenderConfig(deadline_s=300, prewarm=False)))
-        configs: dict[str, Any] = {"baseline": baseline, "ours": ours, "ours_cold": cold}
-        monitors = {
-            "baseline": TreeMonitor(baseline.browser_pids).start(),
-            "ours": TreeMonitor(ours.browser_pids).start(),
-            "ours_cold": TreeMonitor(cold.browser_pids).start(),
+        fresh = await _start(SketchRenderer(RenderConfig(deadline_s=300, renders_per_page=1)))
+        configs: dict[str, Any] = {
+            "baseline": baseline,
+            "ours": ours,
+            "ours_cold": cold,
+            "ours_fresh_context": fresh,
         }
+        monitors = {name: TreeMonitor(r.browser_pids).start() for name, r in configs.items()}
         out["configs"] = {
             "baseline": {
                 "backend": "swiftshader",
@@ -202,18 +215,26 @@ async def run_benchmark(opts: Options, progress: Progress) -> dict[str, Any]:
                 "launch_env": dict(ours._choice.backend.env if ours._choice else ()),
             },
             "ours_cold": {"backend": cold.backend, "pool_size": cold.pool_size, "prewarm": False},
+            "ours_fresh_context": {
+                "backend": fresh.backend,
+                "pool_size": fresh.pool_size,
+                "prewarm": True,
+                "renders_per_page": 1,
+            },
         }
         try:
             # Warm-up (untimed): first renders pay for JIT and the GL shader caches.
             await baseline.render(TRIVIAL, 0)
             await ours.render(TRIVIAL, 0)
             await cold.render(TRIVIAL, 0)
+            await fresh.render(TRIVIAL, 0)
             progress("warm-up")
 
             # (a) per-render overhead: one trivial render at a time, interleaved.
             a: dict[str, list[float]] = {k: [] for k in configs}
             for rep in range(reps_a):
                 for name, r in configs.items():
+                    await asyncio.sleep(SETTLE_S)
                     if name == "baseline":
                         t, res = await _timed(lambda r=r, rep=rep: r.render(TRIVIAL, rep))
                         _check_baseline(res, "trivial", failures)
@@ -255,18 +276,20 @@ async def run_benchmark(opts: Options, progress: Progress) -> dict[str, Any]:
             }
 
             # (c) a GRPO group of 8: throughput in renders per second.
-            c: dict[str, list[float]] = {"baseline": [], "ours": []}
-            c_cpu: dict[str, list[dict[str, float]]] = {"baseline": [], "ours": []}
+            c_names = ("baseline", "ours", "ours_fresh_context")
+            c: dict[str, list[float]] = {name: [] for name in c_names}
+            c_cpu: dict[str, list[dict[str, float]]] = {name: [] for name in c_names}
             seeds = list(range(len(group_sources)))
             for _rep in range(reps):
-                for name in ("baseline", "ours"):
+                for name in c_names:
+                    r = configs[name]
                     before = monitors[name].cpu_snapshot()
                     if name == "baseline":
                         t, res = await _timed(lambda: baseline.render_group(group_sources, seeds))
                         _check_baseline(res, "group", failures)
                     else:
-                        t, res = await _timed(lambda: ours.render_many(group_sources, seeds))
-                        _check_ours(res, "group", failures)
+                        t, res = await _timed(lambda r=r: r.render_many(group_sources, seeds))
+                        _check_ours(res, f"group {name}", failures)
                     c_cpu[name].append(cpu_by_type(before, monitors[name].cpu_snapshot()))
                     c[name].append(len(group_sources) / t)
                     progress(f"(c) group {name} {t:.1f}s")
@@ -287,6 +310,7 @@ async def run_benchmark(opts: Options, progress: Progress) -> dict[str, Any]:
                 for name, m in monitors.items()
             }
             await _close(cold)
+            await _close(fresh)
             await baseline.close()
 
         try:

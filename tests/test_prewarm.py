@@ -1,4 +1,10 @@
-"""Pre-warmed pages: same pictures as cold pages, and still one never-used context per render."""
+"""Host pages and pre-warmed frames: same pictures as a fresh context, and nothing shared.
+
+Every render runs in a fresh frame (new document, new origin) of a long-lived host page; with
+``prewarm`` the frame is loaded before the sketch arrives. These tests hold both to the
+fresh-context design they replace: identical pixels, and nothing of one render visible to the
+next.
+"""
 
 from __future__ import annotations
 
@@ -45,9 +51,11 @@ def warm() -> Iterator[SketchRenderer]:
 
 @pytest.fixture(scope="module")
 def cold() -> Iterator[SketchRenderer]:
-    """One browser with pre-warming off: every page opened and loaded on demand."""
+    """One browser with pre-warming off and a fresh context for every render: the old design."""
     require_chromium()
-    with SketchRenderer(pool_size=1, deadline_s=HOSTILE_DEADLINE_S, prewarm=False) as r:
+    with SketchRenderer(
+        pool_size=1, deadline_s=HOSTILE_DEADLINE_S, prewarm=False, renders_per_page=1
+    ) as r:
         yield r
 
 
@@ -60,14 +68,18 @@ def _same_picture(backend: str, a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def test_prewarm_is_configurable():
+def test_prewarm_and_page_reuse_are_configurable():
     assert RenderConfig().prewarm is True
     assert RenderConfig(prewarm=False).prewarm is False
+    assert RenderConfig().renders_per_page > 1
+    with pytest.raises(ValueError, match="renders_per_page"):
+        RenderConfig(renders_per_page=0)
 
 
 def test_warm_and_cold_pages_paint_the_same_pixels(warm, cold):
     assert warm.backend == cold.backend
-    hits_before = warm._prewarmer.hits
+    hits_before = warm._frames.hits
+    hosts_before = warm._frames.hosts_opened
     for seed in (0, 7, 123456):
         w = warm.render_sync(STROKES_AND_FILLS, seed=seed)
         c = cold.render_sync(STROKES_AND_FILLS, seed=seed)
@@ -75,9 +87,12 @@ def test_warm_and_cold_pages_paint_the_same_pixels(warm, cold):
         assert _same_picture(warm.backend, w.array(), c.array()), f"seed {seed} differs"
         if warm.backend != "swiftshader":
             assert w.png == c.png  # byte-identical files, not only equal pixels
-    # The warm renderer really used warm pages (one is prepared while the previous render runs).
-    assert warm._prewarmer.hits >= hits_before + 3
-    assert cold._prewarmer is None
+    # The warm renderer really used prepared frames, all in one host page; the cold one made
+    # every frame on demand, each in a context of its own.
+    assert warm._frames.hits >= hits_before + 3
+    assert warm._frames.hosts_opened == hosts_before
+    assert cold._frames.hits == 0
+    assert cold._frames.hosts_opened >= 3
 
 
 def test_a_page_that_waited_long_at_ready_paints_the_same(warm, cold):
@@ -95,36 +110,106 @@ function setup() {
   localStorage.setItem('sketch-env-leak', 'yes');
   sessionStorage.setItem('sketch-env-leak', 'yes');
   document.cookie = 'leak=yes';
+  document.cookie = 'wide=yes; domain=sketch-env.invalid; path=/';
+  indexedDB.open('sketch-env-leak');
   window.name = 'leaked';
+  window.leakedGlobal = 'yes';
+  brush.leakedField = 'yes';
+  // Storage works within the render: a sketch may use it for itself.
+  if (localStorage.getItem('sketch-env-leak') !== 'yes') throw new Error('localStorage broken');
+  if (!document.cookie.includes('leak=yes')) throw new Error('cookies broken');
   createCanvas(64, 64, WEBGL);
   background(200);
 }
 """
     reader = """
-function setup() {
+async function setup() {
+  const dbs = await indexedDB.databases();
   const seen = [localStorage.getItem('sketch-env-leak'), sessionStorage.getItem('sketch-env-leak'),
-                document.cookie, window.name].filter(Boolean);
+                document.cookie, window.name, window.leakedGlobal, brush.leakedField,
+                ...dbs.map((d) => d.name)].filter(Boolean);
   if (seen.length) throw new Error('leaked from an earlier render: ' + seen.join(','));
   createCanvas(64, 64, WEBGL);
   background(120);
 }
 """
-    # One browser: the reader's page was prepared while the writer ran, in the same browser.
+    # One browser and one host page: the reader's frame was made in the writer's host.
+    hosts = warm._frames.hosts_opened
     assert warm.render_sync(writer).status is RenderStatus.OK
     result = warm.render_sync(reader)
     assert result.status is RenderStatus.OK, result.errors
     assert result.errors == ()
+    assert warm._frames.hosts_opened == hosts
+
+
+def test_a_sketch_cannot_reach_its_host_page_or_other_frames(warm):
+    # Each attempt that works is a way for one rollout to touch another; all must be refused.
+    probe = """
+function setup() {
+  const escaped = [];
+  const attempts = {
+    parentHarness: () => window.parent.__sketchenv.poll(),
+    parentDocument: () => window.parent.document.body.innerHTML,
+    topDocument: () => window.top.document.title,
+    frameElement: () => { if (window.frameElement === null) throw new Error('null'); },
+    siblingDocument: () => {
+      for (let i = 0; i < window.parent.frames.length; i++) {
+        if (window.parent.frames[i] !== window) return window.parent.frames[i].document.title;
+      }
+      throw new Error('no sibling');
+    },
+    topNavigation: () => { window.top.location.href = 'http://sketch-env.invalid/host.html?x'; },
+  };
+  for (const [name, attempt] of Object.entries(attempts)) {
+    try { attempt(); escaped.push(name); } catch (e) { /* refused, as it must be */ }
+  }
+  if (escaped.length) throw new Error('escaped the frame: ' + escaped.join(','));
+  createCanvas(64, 64, WEBGL);
+  background(90);
+}
+"""
+    result = warm.render_sync(probe)
+    assert result.status is RenderStatus.OK, result.errors
+    assert warm.render_sync(SEEDED_SKETCH, seed=3).ok
+
+
+def test_window_size_is_the_configured_viewport(warm):
+    # The host page is two frames wide; the sketch must still see a 600x600 window and screen.
+    probe = """
+function setup() {
+  const seen = [windowWidth, windowHeight, displayWidth, displayHeight, screen.width];
+  if (seen.join() !== '600,600,600,600,600') throw new Error('window: ' + seen.join());
+  createCanvas(windowWidth, windowHeight, WEBGL);
+  background(30);
+}
+"""
+    result = warm.render_sync(probe)
+    assert result.status is RenderStatus.OK, result.errors
+    assert (result.width, result.height) == (600, 600)
+
+
+def test_host_pages_are_replaced_after_renders_per_page():
+    require_chromium()
+    with SketchRenderer(pool_size=1, renders_per_page=3, deadline_s=HOSTILE_DEADLINE_S) as r:
+        pictures = [r.render_sync(STROKES_AND_FILLS, seed=11) for _ in range(7)]
+        assert all(p.status is RenderStatus.OK for p in pictures)
+        # 7 renders, 3 per host page: the third host serves the last render.
+        assert r._frames.hosts_opened >= 3
+        assert all(_same_picture(r.backend, pictures[0].array(), p.array()) for p in pictures)
 
 
 def test_a_timed_out_render_does_not_poison_the_next_page(warm, cold):
     hang = "function setup() { createCanvas(64, 64, WEBGL); while (true) {} }"
-    hits_before = warm._prewarmer.hits
+    hits_before = warm._frames.hits
+    hosts_before = warm._frames.hosts_opened
     hung = warm.render_sync(hang)
     assert hung.status is RenderStatus.TIMEOUT
     after = warm.render_sync(STROKES_AND_FILLS, seed=5)
     assert after.status is RenderStatus.OK, after.errors
     assert after.errors == ()
-    assert warm._prewarmer.hits >= hits_before + 2  # both renders got a warm page
+    # The hung host page was closed and replaced; its replacement was prepared in advance.
+    assert warm._frames.hosts_opened == hosts_before + 1
+    assert warm._frames.hits >= hits_before + 2
     reference = cold.render_sync(STROKES_AND_FILLS, seed=5)
     assert _same_picture(warm.backend, after.array(), reference.array())
 
@@ -139,7 +224,7 @@ def test_an_errored_render_does_not_poison_the_next_page(warm):
     assert not np.array_equal(a.array(), b.array())
 
 
-def test_warm_pages_of_a_dead_browser_are_thrown_away():
+def test_frames_of_a_dead_browser_are_thrown_away():
     require_chromium()
     with SketchRenderer(pool_size=1, deadline_s=HOSTILE_DEADLINE_S) as r:
         assert r.render_sync(SEEDED_SKETCH, seed=1).ok
@@ -152,12 +237,12 @@ def test_warm_pages_of_a_dead_browser_are_thrown_away():
         (new_pid,) = r.browser_pids()
         assert new_pid != pid
         # The next render is warm again, on the new browser.
-        hits = r._prewarmer.hits
+        hits = r._frames.hits
         assert r.render_sync(SEEDED_SKETCH, seed=2).ok
-        assert r._prewarmer.hits == hits + 1
+        assert r._frames.hits == hits + 1
 
 
-def test_close_leaves_no_browser_behind_with_warm_pages():
+def test_close_leaves_no_browser_behind_with_warm_frames():
     require_chromium()
     r = SketchRenderer(pool_size=2)
     assert r.render_sync(SEEDED_SKETCH).ok

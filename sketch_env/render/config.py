@@ -45,6 +45,12 @@ class RenderConfig:
         antialias: Multisampled WebGL canvases and p5 framebuffers. Off by default: that is
             the setting measured bit-identical on llvmpipe (192 of 192 renders of a
             watercolour sketch); with MSAA on, edge pixels are where backends disagree most.
+        prewarm: Load each browser's next frame (p5.js and p5.brush parsed, harness ready)
+            as soon as its previous render ends, so the next sketch is only injected and run.
+        renders_per_page: Renders one host page (one browser context and renderer process)
+            serves, each in a fresh frame on a fresh origin, before it is replaced. ``1`` gives
+            every render a browser context of its own: the strictest isolation, at about
+            0.4 s more per render (see `sketch_env.render.host`).
     """
 
     pool_size: int | None = None
@@ -63,6 +69,7 @@ class RenderConfig:
     launch_timeout_s: float = 60.0
     antialias: bool = False
     prewarm: bool = True
+    renders_per_page: int = 100
 
     def __post_init__(self) -> None:
         if self.pool_size is not None and self.pool_size < 1:
@@ -80,6 +87,7 @@ class RenderConfig:
             "max_canvas_side",
             "max_canvas_pixels",
             "js_heap_mb",
+            "renders_per_page",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")

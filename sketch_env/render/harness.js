@@ -230,6 +230,42 @@
   lock(Document.prototype, "writeln", refuse("document.writeln"));
   lock(Document.prototype, "open", refuse("document.open"));
 
+  // Every render runs on an origin of its own (host.py), which gives it empty storage; cookies
+  // alone can be scoped to the parent domain and would reach the next render's origin. Each
+  // document gets a private, in-memory jar instead: a sketch can set and read its cookies, and
+  // they die with its frame.
+  const cookieJar = new Map();
+  const mapSet = Map.prototype.set;
+  const mapDelete = Map.prototype.delete;
+  const mapForEach = Map.prototype.forEach;
+  defineProperty(Document.prototype, "cookie", {
+    configurable: false,
+    enumerable: true,
+    get() {
+      const parts = [];
+      apply(mapForEach, cookieJar, [(value, name) => apply(push, parts, [name + "=" + value])]);
+      return parts.join("; ");
+    },
+    set(value) {
+      const text = StringCtor(value);
+      const fields = text.split(";");
+      const pair = fields[0];
+      const eq = pair.indexOf("=");
+      const name = (eq < 0 ? "" : pair.slice(0, eq)).trim();
+      const val = (eq < 0 ? pair : pair.slice(eq + 1)).trim();
+      const expired = fields.slice(1).some((f) => {
+        const [key, arg] = f.split("=").map((x) => x.trim().toLowerCase());
+        return (key === "max-age" && Number(arg) <= 0) ||
+          (key === "expires" && Date.parse(arg) <= Date.now());
+      });
+      if (expired) {
+        apply(mapDelete, cookieJar, [name]);
+      } else {
+        apply(mapSet, cookieJar, [name, val]);
+      }
+    },
+  });
+
   // ---- the p5 addon: readiness signals straight from p5's lifecycle -------------------------
   function isGenuine(inst) {
     return p5Class !== null && inst instanceof p5Class && (instance === null || inst === instance);

@@ -23,6 +23,7 @@ from playwright.async_api import Playwright, async_playwright
 
 from sketch_env.render.backends import BrowserChoice, choose_backend
 from sketch_env.render.config import RenderConfig
+from sketch_env.render.frames import FrameSupply
 from sketch_env.render.loop import LoopThreadRenderer
 from sketch_env.render.page import (
     Attempt,
@@ -32,7 +33,6 @@ from sketch_env.render.page import (
     run_attempt,
 )
 from sketch_env.render.pool import BrowserPool, BrowserSlot, kill_process_tree
-from sketch_env.render.prewarm import PagePrewarmer
 from sketch_env.render.result import Render, RenderStatus
 
 logger = logging.getLogger(__name__)
@@ -47,9 +47,10 @@ _live_renderers: weakref.WeakSet[SketchRenderer] = weakref.WeakSet()
 class SketchRenderer(LoopThreadRenderer):
     """Renders p5.js + p5.brush sketches in a pool of headless Chromium browsers.
 
-    Browsers start on first use (or on `start`). Each render runs in a fresh browser context
-    under a hard wall-clock deadline; a browser that crashes or hangs is killed and replaced,
-    and an infrastructure failure is retried once before it is reported as ``crashed``.
+    Browsers start on first use (or on `start`). Each render runs in a fresh, sandboxed frame on
+    an origin of its own (see `sketch_env.render.host`) under a hard wall-clock deadline; a page
+    that hangs is closed, a browser that crashes or hangs is killed and replaced, and an
+    infrastructure failure is retried once before it is reported as ``crashed``.
 
     Args:
         config: Limits and settings; keyword arguments override its fields.
@@ -74,7 +75,7 @@ class SketchRenderer(LoopThreadRenderer):
         self._playwright: Playwright | None = None
         self._pool: BrowserPool | None = None
         self._choice: BrowserChoice | None = None
-        self._prewarmer: PagePrewarmer | None = None
+        self._frames: FrameSupply | None = None
         self._init_script = harness_script(self.config)
         self._pid = os.getpid()
         self._closed = False
@@ -123,10 +124,9 @@ class SketchRenderer(LoopThreadRenderer):
             raise
         self._pool = pool
         self._started = True
-        if self.config.prewarm:
-            self._prewarmer = PagePrewarmer(self.config, self._init_script)
-            for slot in pool.slots:
-                self._prewarmer.refill(slot.index, slot.browser)
+        self._frames = FrameSupply(self.config, self._init_script)
+        for slot in pool.slots:
+            self._frames.refill(slot.index, slot.browser)
         logger.info(
             "sketch_env renderer: %d browsers on %s (%s)",
             pool.size,
@@ -170,12 +170,12 @@ class SketchRenderer(LoopThreadRenderer):
         thread.join(timeout=_CLOSE_TIMEOUT_S)
 
     async def _shutdown(self) -> None:
-        if self._prewarmer is not None:
+        if self._frames is not None:
             try:
                 async with asyncio.timeout(10):
-                    await self._prewarmer.close()
+                    await self._frames.close()
             except Exception as exc:  # The browsers' close below reclaims what is left.
-                logger.warning("warm pages did not close cleanly: %s", exc)
+                logger.warning("host pages did not close cleanly: %s", exc)
         if self._pool is not None:
             await self._pool.close()
         if self._playwright is not None:
@@ -281,40 +281,37 @@ class SketchRenderer(LoopThreadRenderer):
         )
 
     async def _attempt(self, data: bytes, seed: int, backend: str) -> Attempt:
-        assert self._pool is not None
+        assert self._pool is not None and self._frames is not None
         async with self._pool.slot() as slot:
             assert slot.browser is not None
-            prepared = None
-            if self._prewarmer is not None:
-                prepared = await self._prewarmer.take(slot.index, slot.browser)
             try:
-                attempt = await run_attempt(
-                    slot.browser,
-                    data,
-                    seed,
-                    self.config,
-                    backend,
-                    self._init_script,
-                    prepared=prepared,
-                )
+                frame = await self._frames.take(slot.index, slot.browser)
             except InfrastructureError:
                 await self._replace_quietly(slot)
                 raise
-            if attempt.browser_suspect:
+            try:
+                attempt = await run_attempt(frame, data, seed, self.config, backend)
+            except InfrastructureError:
+                await self._frames.finish(slot.index, frame, clean=False)
+                await self._replace_quietly(slot)
+                raise
+            except BaseException:
+                # Cancelled mid-render: the sketch may still be running; its host goes.
+                await self._frames.finish(slot.index, frame, clean=False)
+                raise
+            if not await self._frames.finish(slot.index, frame, attempt.clean):
                 await self._replace_quietly(slot)
             return attempt
 
     async def _replace_quietly(self, slot: BrowserSlot) -> None:
-        assert self._pool is not None
-        if self._prewarmer is not None:
-            self._prewarmer.discard(slot.index)
+        assert self._pool is not None and self._frames is not None
+        self._frames.discard(slot.index)
         try:
             await self._pool.replace(slot)
         except Exception as exc:  # The next acquire of this slot will try again.
             logger.warning("could not relaunch browser %d: %s", slot.index, exc)
             return
-        if self._prewarmer is not None:
-            self._prewarmer.refill(slot.index, slot.browser)
+        self._frames.refill(slot.index, slot.browser)
 
 
 _shared: SketchRenderer | None = None
