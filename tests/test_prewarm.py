@@ -174,7 +174,7 @@ function setup() {
 
 
 def test_window_size_is_the_configured_viewport(warm):
-    # The host page is two frames wide; the sketch must still see a 600x600 window and screen.
+    # The sketch's frame is its window: it must see the configured 600x600, like a page would.
     probe = """
 function setup() {
   const seen = [windowWidth, windowHeight, displayWidth, displayHeight, screen.width];

@@ -56,7 +56,7 @@ _HTML = "text/html; charset=utf-8"
 _HOST_HTML = b"""<!doctype html>
 <html><head><meta charset="utf-8"><title>sketch_env host</title>
 <style>html,body{margin:0;padding:0;overflow:hidden;background:#fff}
-iframe{position:absolute;top:0;border:0;display:block}</style>
+iframe{position:absolute;left:0;top:0;border:0;display:block}</style>
 </head><body></body></html>
 """
 _FRAME_HTML = b"""<!doctype html>
@@ -69,13 +69,14 @@ _FRAME_HTML = b"""<!doctype html>
 """
 _ATTACH_JS = b"window.__sketchenv.attach();\n"
 
-#: Frames sit side by side in the host's viewport, each fully visible: Chromium throttles
-#: rendering of cross-origin frames it considers hidden, and a sketch's draw loop runs on it.
+#: A host holds one frame at a time: the next render's frame is made after the previous one is
+#: removed (frames share the host's main thread; see `sketch_env.render.frames`). It fills the
+#: viewport, fully visible: Chromium throttles rendering of cross-origin frames it considers
+#: hidden, and a sketch's draw loop runs on it.
 _CREATE_FRAME_JS = """(f) => {
   const el = document.createElement('iframe');
   el.setAttribute('sandbox', 'allow-scripts allow-same-origin');
   el.dataset.origin = f.origin;
-  el.style.left = f.left + 'px';
   el.style.width = f.width + 'px';
   el.style.height = f.height + 'px';
   el.src = f.url;
@@ -200,9 +201,7 @@ class HostPage:
         try:
             async with asyncio.timeout(config.launch_timeout_s):
                 context = await browser.new_context(
-                    # Two frame widths: the running frame and the next one, side by side.
-                    viewport={"width": 2 * width, "height": height},
-                    screen={"width": width, "height": height},
+                    viewport={"width": width, "height": height},
                     device_scale_factor=1,
                     # p5 2.x turns WebGL antialiasing on by default when the user agent says
                     # "Safari", which Chrome's does; see RenderConfig.antialias for why not.
@@ -292,7 +291,6 @@ class HostPage:
                     {
                         "origin": session.origin_host,
                         "url": session.origin + FRAME_PATH,
-                        "left": (self.frames_made % 2) * width,
                         "width": width,
                         "height": height,
                     },
