@@ -364,3 +364,25 @@ function setup() {
         result = check(renderer, source, RenderStatus.OK)
         red, _green, blue = result.array()[50, 50]
         assert blue > 200 and red < 50, "storage from an earlier render leaked into this one"
+
+
+@pytest.mark.parametrize(
+    "leftover",
+    [
+        "setTimeout(() => { while (true) {} }, 0);",
+        "setInterval(() => { const t = Date.now(); while (Date.now() - t < 3000) {} }, 1);",
+        "(async () => { for (;;) { await null; } })();",
+    ],
+    ids=["endless-timer", "busy-interval", "microtask-storm"],
+)
+def test_work_left_running_after_the_picture_does_not_reach_the_next_render(renderer, leftover):
+    # The picture is taken when setup returns; the sketch's leftover work then blocks the page's
+    # thread, which its host page shares. The render is still ok (its picture is complete), and
+    # the host page is replaced rather than handed to the next render.
+    source = "function setup() {" + PAINT + leftover + "}"
+    result = render_hostile(renderer, source)
+    assert result.status in (RenderStatus.OK, RenderStatus.TIMEOUT), result.errors
+    if result.status is RenderStatus.OK:
+        assert result.paint_fraction > 0.02
+    for _ in range(renderer.pool_size + 1):  # every browser serves a render after it
+        assert_good_render(renderer)
