@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 import threading
@@ -15,6 +16,7 @@ import psutil
 import pytest
 
 from sketch_env import (
+    BackendUnavailableError,
     BrowserNotFoundError,
     RenderConfig,
     RenderStatus,
@@ -229,6 +231,17 @@ def test_missing_browser_names_the_install_command():
     r = SketchRenderer(browser_path="/nonexistent/chromium", pool_size=1)
     with pytest.raises(BrowserNotFoundError, match="apt-get install -y chromium"):
         r.render_sync(GOOD_SKETCH)
+    r.close()
+
+
+def test_gpu_backend_without_a_gpu_says_what_is_missing():
+    require_chromium()
+    if shutil.which("nvidia-smi"):
+        pytest.skip("an NVIDIA GPU is present here: examples/gpu_render_check.py measures it")
+    r = SketchRenderer(backend="gpu", pool_size=1)
+    with pytest.raises(BackendUnavailableError, match="needs an NVIDIA GPU") as info:
+        r.render_sync(GOOD_SKETCH)
+    assert "backend='auto'" in str(info.value)
     r.close()
 
 

@@ -29,6 +29,12 @@ INSTALL_BROWSER_HINT = (
     "executable"
 )
 INSTALL_MESA_HINT = "install Mesa with `sudo apt-get install -y libegl-mesa0 libgl1-mesa-dri`"
+INSTALL_GPU_HINT = (
+    "the gpu backend needs an NVIDIA GPU whose driver provides EGL (`nvidia-smi` must work and "
+    "/usr/share/glvnd/egl_vendor.d/ must list the NVIDIA library; on Debian/Ubuntu the driver's "
+    "`libnvidia-gl-*` / `libegl-nvidia0` package); on a CPU machine use backend='auto' or "
+    "'llvmpipe'"
+)
 
 _SYSTEM_BROWSERS = (
     "chromium",
@@ -337,7 +343,8 @@ async def choose_backend(
         if result.ok:
             return BrowserChoice(executable, backend_spec(name), result.renderer, probes)
     detail = "; ".join(f"{p.backend}: {p.error or 'failed'}" for p in probes)
-    hint = INSTALL_MESA_HINT if requested in ("auto", "llvmpipe") else INSTALL_BROWSER_HINT
+    hints = {"auto": INSTALL_MESA_HINT, "llvmpipe": INSTALL_MESA_HINT, "gpu": INSTALL_GPU_HINT}
+    hint = hints.get(requested, INSTALL_BROWSER_HINT)
     raise BackendUnavailableError(
         f"no GL backend gave a WebGL2 context with {executable} ({detail}); {hint}"
     )
