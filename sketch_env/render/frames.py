@@ -109,7 +109,7 @@ class FrameSupply:
             if self._hosts.get(index) is host:
                 del self._hosts[index]
             closed_ok = await host.close()
-        if closed_ok and self._config.prewarm:
+        if closed_ok:
             self.refill(index, host.browser)
         return closed_ok
 
@@ -139,8 +139,7 @@ class FrameSupply:
             task.cancel()
         host = self._hosts.pop(index, None)
         if host is not None:
-            host.broken = True
-            _spawn(host.close())
+            host.close_soon()
 
     async def close(self) -> None:
         """Cancels preparations and closes every host page."""
@@ -206,13 +205,3 @@ async def _wait_unless_disconnected(
     if task.cancelled() or task.exception() is not None:
         return None
     return task.result()
-
-
-#: Closing tasks started from synchronous code, held so the loop does not drop them.
-_closing: set[asyncio.Future[bool]] = set()
-
-
-def _spawn(coro: object) -> None:
-    task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
-    _closing.add(task)
-    task.add_done_callback(_closing.discard)

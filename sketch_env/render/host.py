@@ -262,6 +262,11 @@ class HostPage:
         except (TimeoutError, PlaywrightError):
             return False
 
+    def close_soon(self) -> None:
+        """Marks the host broken and closes it in the background (from synchronous code)."""
+        self.broken = True
+        self._spawn(self.close())
+
     # ------------------------------------------------------------------ frames
     async def new_frame(self, timeout_s: float | None = None) -> SketchFrame:
         """Adds a fresh frame on a fresh origin and waits until its harness is ``ready``.
@@ -362,8 +367,8 @@ class HostPage:
                     await route.fulfill(status=200, body=active.source, headers=headers)
                 else:
                     await route.fulfill(status=404, body=b"not found")
-            elif path in _static_files():
-                body, content_type = _static_files()[path]
+            elif (static := _static_files().get(path)) is not None:
+                body, content_type = static
                 await route.fulfill(status=200, body=body, headers={"content-type": content_type})
             else:
                 await route.fulfill(status=404, body=b"not found")

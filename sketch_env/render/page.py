@@ -133,13 +133,8 @@ async def run_attempt(
     sketch_frame.session.source = source_bytes
     host.active = sketch_frame
     host.renders += 1
-    try:
-        render, clean = await _drive(sketch_frame, seed, config, backend, start)
-    except BaseException:
-        host.broken = True
-        raise
-    if not clean:
-        host.broken = True
+    # Whether the host survives is the caller's call (`FrameSupply.finish`), from ``clean``.
+    render, clean = await _drive(sketch_frame, seed, config, backend, start)
     return Attempt(render, clean=clean)
 
 
