@@ -19,13 +19,12 @@ another configuration's background work still running. (a) back to back is repor
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import os
 import platform
 import statistics
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from playwright.async_api import async_playwright
@@ -34,8 +33,7 @@ from bench.baseline import BaselineRenderer
 from bench.procs import TreeMonitor, cpu_by_type
 from bench.workloads import FILL_COUNTS, TRIVIAL, grpo_group, heavy_sketch, watercolour
 from sketch_env import RenderConfig, SketchRenderer
-from sketch_env.render import renderer as renderer_module
-from sketch_env.render.backends import BrowserChoice, common_args
+from sketch_env.render.backends import common_args
 
 #: Targets of DESIGN.md §8 / issue 6, as ratios against the baseline.
 TARGETS = {"a_trivial": 4.0, "b_heavy": 3.0, "c_group": 4.0}
@@ -82,28 +80,6 @@ def summary(samples: list[float]) -> dict[str, Any]:
 def load_average() -> list[float]:
     """The 1, 5 and 15 minute load averages."""
     return [round(x, 2) for x in os.getloadavg()]
-
-
-@contextlib.contextmanager
-def _variant(flags: tuple[str, ...] = (), env: tuple[tuple[str, str], ...] = ()) -> Iterator[None]:
-    """Makes renderers started inside the block launch with extra Chromium flags / environment.
-
-    Bench-only: wraps the backend choice the renderer makes at start-up.
-    """
-    original = renderer_module.choose_backend
-
-    async def patched(*args: Any, **kwargs: Any) -> BrowserChoice:
-        choice = await original(*args, **kwargs)
-        backend = dataclasses.replace(
-            choice.backend, flags=(*choice.backend.flags, *flags), env=(*choice.backend.env, *env)
-        )
-        return dataclasses.replace(choice, backend=backend)
-
-    renderer_module.choose_backend = patched  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        renderer_module.choose_backend = original  # type: ignore[assignment]
 
 
 async def _start(renderer: SketchRenderer) -> SketchRenderer:
@@ -410,8 +386,10 @@ async def _experiments(
     results: dict[str, Any] = {}
     seeds = list(range(len(group_sources)))
     for name, (flags, env, fields) in EXPERIMENTS.items():
-        with _variant(flags, env):
-            r = await _start(SketchRenderer(RenderConfig(deadline_s=300, **fields)))
+        config = RenderConfig(
+            deadline_s=300, extra_browser_args=flags, extra_browser_env=env, **fields
+        )
+        r = await _start(SketchRenderer(config))
         monitor = TreeMonitor(r.browser_pids).start()
         try:
             await r.render(TRIVIAL, 0)

@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from typing import Any
 
+from sketch_env.render.gl_backends import AUTO, BACKEND_CHOICES, GL_BACKENDS, INSTALL_MESA_HINT
+
 __all__ = ["Check", "add_arguments", "run", "run_checks"]
 
 #: Distribution name of this package (``pip install`` uses it).
@@ -99,7 +101,6 @@ async def _browser_checks(executable: str | None, probe: bool) -> tuple[list[Che
 
     from sketch_env.render.backends import (
         INSTALL_BROWSER_HINT,
-        INSTALL_MESA_HINT,
         BrowserNotFoundError,
         find_browser,
         probe_backend,
@@ -123,20 +124,14 @@ async def _browser_checks(executable: str | None, probe: bool) -> tuple[list[Che
         if not probe:
             return checks, path
         working = []
-        for name in ("gpu", "llvmpipe", "swiftshader"):
+        for name, backend in GL_BACKENDS.items():
             result = await probe_backend(playwright, path, name)
             if result.ok:
                 working.append(name)
                 detail = f"WebGL2 on {result.renderer} ({result.seconds:.1f} s)"
                 checks.append(Check(f"GL backend {name}", "ok", detail))
                 continue
-            fix = {
-                "gpu": "none needed on a CPU machine; on a GPU machine install the vendor's "
-                "EGL/GL driver (e.g. the NVIDIA driver with libnvidia-egl)",
-                "llvmpipe": INSTALL_MESA_HINT,
-                "swiftshader": "use a Chromium build that ships SwiftShader "
-                "(`python -m playwright install chromium`)",
-            }[name]
+            fix = backend.install_hint
             checks.append(Check(f"GL backend {name}", "warn", result.error or "unavailable", fix))
         if not working:
             checks.append(
@@ -300,10 +295,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-probe", action="store_true", help="skip probing each GL backend")
     parser.add_argument("--no-render", action="store_true", help="skip the test render")
     parser.add_argument(
-        "--backend",
-        default="auto",
-        choices=["auto", "gpu", "llvmpipe", "swiftshader"],
-        help="backend for the test render",
+        "--backend", default=AUTO, choices=BACKEND_CHOICES, help="backend for the test render"
     )
     parser.add_argument("--json", action="store_true", help="print the checks as JSON")
 

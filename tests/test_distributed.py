@@ -19,7 +19,7 @@ import pytest
 
 from sketch_env import RenderConfig, RenderStatus, SketchRenderer
 from sketch_env.distributed import make_renderer
-from sketch_env.scoring.pipeline import Evaluator
+from sketch_env.evaluation import Evaluator
 from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium
 
 # Ray reads this when it starts a cluster: the tests must never report usage anywhere.

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
+from sketch_env.evaluation import Evaluator
 from sketch_env.render.backends import find_browser
 from sketch_env.rollout.runner import RolloutItem, run_rollouts
-from sketch_env.scoring.pipeline import Evaluator
 from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium
 
 #: A prompt that would inject markup and script if the gallery failed to escape it.

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sketch_env.render.assets import vendor_path
-from sketch_env.scoring.gate import (
+from sketch_env.gate import (
     BRUSH_RENAMED,
     DEFAULT_MAX_REPLY_BYTES,
     GateConfig,
@@ -19,6 +18,7 @@ from sketch_env.scoring.gate import (
     gate_reply,
     known_brush_members,
 )
+from sketch_env.render.assets import vendor_path
 
 DATA = Path(__file__).parent / "data" / "rendered"
 

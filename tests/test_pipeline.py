@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from sketch_env import RenderStatus, shared_renderer
+from sketch_env.evaluation import Evaluator
 from sketch_env.scoring import HeuristicScorer, RewardConfig, Score, ScorerUnavailableError
-from sketch_env.scoring.pipeline import Evaluator
 from tests.conftest import GOOD_SKETCH
 
 THROWS_AFTER_PAINT = """

@@ -10,22 +10,21 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from sketch_env.gate import DEFAULT_MAX_REPLY_BYTES, GateIssue
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.scoring import (
     GateVerdict,
     HeuristicScorer,
     RewardBreakdown,
     RewardConfig,
-    RewardInputs,
+    RewardStatus,
     Score,
     check_sketch,
     combine,
     dark_mass_fraction,
     gate_reply,
-    openenv_rubric,
     pairwise_win_probability,
 )
-from sketch_env.scoring.gate import DEFAULT_MAX_REPLY_BYTES, GateIssue
 
 DATA = Path(__file__).parent / "data" / "rendered"
 PASSED = GateVerdict(passed=True)
@@ -327,82 +326,12 @@ def test_several_blocks_with_one_sketch_pass_the_gate() -> None:
     assert "used block 2" in verdict.notes[0]
 
 
-# ---------------------------------------------------------------------------------- OpenEnv
+# ---------------------------------------------------------------------------------- statuses
 
 
-def test_reward_inputs_combine_matches_combine() -> None:
-    inputs = RewardInputs(gate=PASSED, paint_fraction=0.2, dark_mass=0.1, score=Score(4.0))
-    assert inputs.combine(RewardConfig()) == combine(
-        RewardConfig(), PASSED, paint_fraction=0.2, dark_mass=0.1, score=Score(4.0)
-    )
-
-
-def test_openenv_rubric_inside_an_openenv_environment() -> None:
-    pytest.importorskip("openenv.core.rubrics")
-    from openenv.core.env_server.interfaces import Environment
-    from openenv.core.env_server.types import Action, Observation, State
-
-    class PaintAction(Action):
-        reply: str
-
-    class PaintEnv(Environment):
-        """A stand-in environment: the real one renders; this one reads a fixture picture."""
-
-        def __init__(self) -> None:
-            super().__init__(rubric=openenv_rubric(RewardConfig(gate_fail_reward=-2.0)))
-
-        def reset(
-            self, seed: int | None = None, episode_id: str | None = None, **kwargs: object
-        ) -> Observation:
-            return Observation()
-
-        def step(
-            self, action: PaintAction, timeout_s: float | None = None, **kwargs: object
-        ) -> Observation:
-            gate = gate_reply(action.reply)
-            inputs = RewardInputs(gate=gate)
-            if gate.passed:
-                with Image.open(DATA / "garden.png") as image:
-                    picture = image.convert("RGB")
-                inputs = RewardInputs(
-                    gate=gate,
-                    paint_fraction=paint_fraction(picture),
-                    dark_mass=dark_mass_fraction(picture),
-                    score=HeuristicScorer().score_one(picture),
-                )
-            observation = Observation(metadata={"reward_inputs": inputs})
-            observation.reward = self._apply_rubric(action, observation)
-            return observation
-
-        @property
-        def state(self) -> State:
-            return State()
-
-    env = PaintEnv()
-    good = env.step(PaintAction(reply="```js\n" + (DATA / "garden.js").read_text() + "```"))
-    rubric = env.rubric
-    assert good.reward == pytest.approx(rubric.last_breakdown.reward)
-    assert good.reward > 5.0
-    components = dict(rubric.named_rubrics())
-    assert set(components) == {"gate", "preference", "coverage", "dark_mass", "pairwise"}
-    assert components["gate"].last_score == 1.0
-    assert components["preference"].last_score == pytest.approx(
-        rubric.last_breakdown.preference_term
-    )
-    assert components["pairwise"].last_score is None
-
-    bad = env.step(PaintAction(reply="fetch('x')"))
-    assert bad.reward == -2.0
-    assert components["gate"].last_score == 0.0
-    assert rubric.last_breakdown.gate_codes
-
-    assert rubric.state_dict()["config"]["gate_fail_reward"] == -2.0
-
-
-def test_openenv_rubric_returns_none_for_infrastructure_failures() -> None:
-    pytest.importorskip("openenv.core.rubrics")
-    rubric = openenv_rubric(inputs_from=lambda action, obs: obs)
-    assert rubric(None, RewardInputs(gate=PASSED, infra_error="scorer timed out")) is None
-    assert rubric.last_breakdown.status == "infra_error"
-    with pytest.raises(TypeError, match="carries no RewardInputs"):
-        openenv_rubric()(None, object())
+def test_breakdown_status_is_the_reward_status_enum_and_serialises_as_text() -> None:
+    ok = combine(RewardConfig(), PASSED, paint_fraction=0.2, dark_mass=0.1, score=Score(4.0))
+    infra = combine(RewardConfig(), PASSED, infra_error="scorer timed out")
+    assert ok.status is RewardStatus.OK and infra.status is RewardStatus.INFRA_ERROR
+    as_json = json.loads(json.dumps(ok.to_dict()))
+    assert as_json["status"] == "ok" and type(ok.to_dict()["status"]) is str

@@ -12,6 +12,7 @@ from PIL import Image
 
 from sketch_env.cli import main
 from sketch_env.env.tasks import get_task
+from sketch_env.evaluation import Evaluator
 from sketch_env.rollout.runner import (
     RolloutItem,
     items_from_pool,
@@ -20,7 +21,6 @@ from sketch_env.rollout.runner import (
     load_records,
     run_rollouts,
 )
-from sketch_env.scoring.pipeline import Evaluator
 from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium
 
 

@@ -144,12 +144,21 @@ def test_reward_renders_batch_once_and_logs_components(renderer) -> None:
     assert coverage.__name__ == "sketch_coverage"
 
 
-def test_async_call_matches_sync(renderer) -> None:
+def test_reward_is_a_sync_callable_that_works_under_a_running_loop(renderer) -> None:
+    from trl.trainer.utils import is_async_callable
+
     evaluation = SketchEvaluation(scorer="heuristic", renderer=renderer, seed=5)
     reward = SketchReward(evaluation)
+    # TRL calls a callable synchronously unless its __call__ is a coroutine function.
+    assert not is_async_callable(reward)
     batch = {"prompts": ["a red square"], "completions": [GOOD_SKETCH]}
-    # On a foreign event loop, as TRL runs async reward functions on its own daemon loop.
-    first = asyncio.run(reward.acall(**batch))
+
+    async def inside_a_loop() -> list[float | None]:
+        # A notebook or an async trainer calling from its own loop: rendering runs on the
+        # renderer's loop, so the blocking call still completes.
+        return reward(**batch)
+
+    first = asyncio.run(inside_a_loop())
     assert reward(**batch) == first
     assert evaluation.evaluations == 1
     assert reward.last_rollouts[0].seed == 5

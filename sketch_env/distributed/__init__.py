@@ -8,21 +8,16 @@ renderer, so every front end takes ``"local"``, ``"ray://auto"`` or a renderer o
 from __future__ import annotations
 
 import importlib
-from collections.abc import Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
-from sketch_env.render import Render, shared_renderer
+from sketch_env.render.protocol import Renderer
 
 if TYPE_CHECKING:
-    import concurrent.futures
-
     from sketch_env.distributed.actors import RenderActor, RenderWorker
     from sketch_env.distributed.renderer import RayRenderer
 
 __all__ = ["RayRenderer", "RenderActor", "RenderWorker", "Renderer", "make_renderer"]
-
-T = TypeVar("T")
 
 #: How to get Ray, in every error that needs it.
 INSTALL_HINT = "pip install -e '.[ray]'  (or: pip install 'ray==2.60.*')"
@@ -37,60 +32,6 @@ _LAZY = {
     "RenderActor": "sketch_env.distributed.actors",
     "RenderWorker": "sketch_env.distributed.actors",
 }
-
-
-class Renderer(Protocol):
-    """What the evaluator, the environment and the TRL reward function need of a renderer.
-
-    `SketchRenderer` and `RayRenderer` both satisfy it. Deliberately not runtime-checkable:
-    ``isinstance`` would read ``pool_size``, which starts a `RayRenderer`.
-    """
-
-    @property
-    def pool_size(self) -> int:
-        """Browsers rendering at once."""
-        ...
-
-    @property
-    def backend(self) -> str:
-        """The GL backend pictures are rendered on."""
-        ...
-
-    def start(self) -> Any:
-        """Starts the renderer (idempotent)."""
-        ...
-
-    def close(self) -> None:
-        """Releases every browser."""
-        ...
-
-    async def render(self, source: str | bytes, seed: int = 0) -> Render:
-        """Renders one sketch."""
-        ...
-
-    async def render_many(
-        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
-    ) -> list[Render]:
-        """Renders a batch, in order."""
-        ...
-
-    def render_sync(self, source: str | bytes, seed: int = 0) -> Render:
-        """Blocking `render`."""
-        ...
-
-    def render_many_sync(
-        self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
-    ) -> list[Render]:
-        """Blocking `render_many`."""
-        ...
-
-    def run_coroutine(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
-        """Runs a coroutine on the renderer's own loop."""
-        ...
-
-    def on_own_loop(self) -> bool:
-        """Whether the caller runs on the renderer's own loop."""
-        ...
 
 
 def __getattr__(name: str) -> Any:
@@ -147,6 +88,8 @@ def make_renderer(spec: str | Renderer | None = "local", **options: Any) -> Rend
         >>> renderer = make_renderer("ray://auto?num_actors=2")  # doctest: +SKIP
     """
     if spec is None or spec == "local":
+        from sketch_env.render.renderer import shared_renderer
+
         return shared_renderer(**options)
     if not isinstance(spec, str):
         if callable(getattr(spec, "render", None)) and callable(

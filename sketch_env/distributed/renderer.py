@@ -16,12 +16,9 @@ import contextlib
 import logging
 import math
 import os
-import threading
-import time
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any
 
 import ray
 from ray.exceptions import (
@@ -34,11 +31,11 @@ from ray.exceptions import (
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from sketch_env.distributed.actors import RenderActor
-from sketch_env.render import Render, RenderConfig, RenderStatus
-from sketch_env.render.loop import LoopThreadRenderer
+from sketch_env.render.base import CLOSE_TIMEOUT_S, RendererBase, live_renderers
+from sketch_env.render.config import RenderConfig
+from sketch_env.render.result import Render, RenderStatus
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
 
 #: Failures that mean the actor (or its worker, or its node) is gone: the render never
 #: finished there, so it is safe to run it once more elsewhere.
@@ -46,10 +43,6 @@ _ACTOR_GONE = (RayActorError, WorkerCrashedError, ObjectLostError, OwnerDiedErro
 
 #: Most browsers one actor runs by default, as for the local renderer (DESIGN.md §3.12).
 _MAX_DEFAULT_POOL = 8
-#: Bound on closing the actors, so exit never hangs on an unreachable node.
-_CLOSE_TIMEOUT_S = 20.0
-
-_live: weakref.WeakSet[RayRenderer] = weakref.WeakSet()
 
 
 @dataclass(eq=False)
@@ -67,7 +60,7 @@ class _Actor:
     generation: int = 0
 
 
-class RayRenderer(LoopThreadRenderer):
+class RayRenderer(RendererBase):
     """Renders sketches on render actors across a Ray cluster, behind `SketchRenderer`'s API.
 
     ``render``, ``render_many``, ``render_sync`` and ``render_many_sync`` take and return the
@@ -131,8 +124,7 @@ class RayRenderer(LoopThreadRenderer):
             raise ValueError(
                 f"max_in_flight_per_actor must be at least 1, got {max_in_flight_per_actor}"
             )
-        config = config or RenderConfig()
-        self.config = replace(config, **overrides) if overrides else config
+        super().__init__(config, **overrides)
         self.num_actors = num_actors
         self.actor_pool_size = actor_pool_size or self.config.pool_size
         self.address = address
@@ -141,18 +133,13 @@ class RayRenderer(LoopThreadRenderer):
         self.init_options = dict(init_options or {})
         self.start_timeout_s = start_timeout_s
         self.call_timeout_s = call_timeout_s
-        super().__init__()
-        self._lock = threading.Lock()
         self._actors: list[_Actor] = []
         # Futures of renders waiting for a free actor; woken (all) whenever that may change.
         self._waiters: list[asyncio.Future[None]] = []
         self._pending = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._owns_ray = False
-        self._closed = False
-        self._pid = os.getpid()
         self.replacements = 0
-        _live.add(self)
 
     # ------------------------------------------------------------------ lifetime
     def start(self) -> RayRenderer:
@@ -169,24 +156,17 @@ class RayRenderer(LoopThreadRenderer):
             RuntimeError: If the renderer was closed, the cluster has no node with CPUs, or the
                 actors could not be scheduled within ``start_timeout_s``.
         """
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("this RayRenderer is closed; create a new one")
-            if os.getpid() != self._pid:
-                raise RuntimeError("a RayRenderer cannot be used in a forked child process")
-            if self._started:
-                return self
-            self._connect()
-            self._start_loop_thread()
-            self._actors = self._launch(self._plan())
-            self._started = True
+        return super().start()
+
+    def _launch(self) -> None:
+        self._connect()
+        self._actors = self._launch_actors(self._plan())
         logger.info(
             "sketch_env ray renderer: %d actors, %d browsers on %s",
             len(self._actors),
-            self.pool_size,
-            self.backend,
+            sum(a.pool_size for a in self._actors),
+            self._known_backend(),
         )
-        return self
 
     def _connect(self) -> None:
         if ray.is_initialized():
@@ -239,7 +219,7 @@ class RayRenderer(LoopThreadRenderer):
         options.update(self.actor_options)
         return RenderActor.options(**options).remote(replace(self.config, pool_size=pool_size))
 
-    def _launch(self, plan: list[tuple[str, int]]) -> list[_Actor]:
+    def _launch_actors(self, plan: list[tuple[str, int]]) -> list[_Actor]:
         handles = [self._spawn(node_id, size) for node_id, size in plan]
         try:
             infos = ray.get([h.start.remote() for h in handles], timeout=self.start_timeout_s)
@@ -271,28 +251,8 @@ class RayRenderer(LoopThreadRenderer):
             with contextlib.suppress(Exception):  # Already dead is fine.
                 ray.kill(handle, no_restart=True)
 
-    def close(self) -> None:
-        """Closes every actor's browsers, ends the actors and stops the loop thread.
-
-        Safe to call more than once; bounded, so it never hangs. Shuts Ray down only if this
-        renderer connected to it.
-        """
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            loop, thread = self._loop, self._thread
-        if os.getpid() != self._pid:
-            return
-        if loop is not None and loop.is_running():
-            future = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
-            try:
-                future.result(timeout=_CLOSE_TIMEOUT_S + 5)
-            except Exception as exc:  # Closing must not raise at exit.
-                logger.warning("ray renderer did not close cleanly: %s", exc)
-            loop.call_soon_threadsafe(loop.stop)
-        if thread is not None:
-            thread.join(timeout=_CLOSE_TIMEOUT_S)
+    def _after_close(self) -> None:
+        # Actors that did not close in time are killed; Ray is shut down only if we started it.
         self._kill([a.handle for a in self._actors])
         if self._owns_ray and ray.is_initialized():
             ray.shutdown()
@@ -306,22 +266,9 @@ class RayRenderer(LoopThreadRenderer):
             closing = [asyncio.wrap_future(a.handle.close.remote().future()) for a in live]
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(
-                    asyncio.gather(*closing, return_exceptions=True), _CLOSE_TIMEOUT_S
+                    asyncio.gather(*closing, return_exceptions=True), CLOSE_TIMEOUT_S
                 )
         self._wake()  # Renders waiting for an actor see the renderer closed.
-
-    def __enter__(self) -> RayRenderer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    async def __aenter__(self) -> RayRenderer:
-        await asyncio.to_thread(self.start)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await asyncio.to_thread(self.close)
 
     # ------------------------------------------------------------------ introspection
     @property
@@ -366,18 +313,7 @@ class RayRenderer(LoopThreadRenderer):
         return [a.handle for a in self._actors if a.alive]
 
     # ------------------------------------------------------------------ scheduling
-    async def _render(self, source: str | bytes, seed: int) -> Render:
-        start = time.perf_counter()
-        seed = int(seed) & 0xFFFFFFFF
-        if not isinstance(source, str | bytes | bytearray):
-            # Refused here, as the local renderer does: an arbitrary object may not even pickle.
-            return Render(
-                RenderStatus.REJECTED,
-                errors=(f"harness: a sketch must be text, got {type(source).__name__}",),
-                backend=self._known_backend(),
-                seed=seed,
-            )
-        payload = bytes(source) if isinstance(source, bytearray) else source
+    async def _render_checked(self, data: bytes, seed: int, backend: str) -> Render:
         notes: list[str] = []
         tried: set[int] = set()
         # Two tries: the first actor, then (only if that actor died) one other.
@@ -388,7 +324,7 @@ class RayRenderer(LoopThreadRenderer):
                 break
             tried.add(id(actor))
             try:
-                result = await self._call_actor(actor, payload, seed)
+                result = await self._call_actor(actor, data, seed)
             except _ACTOR_GONE as exc:
                 notes.append(
                     f"harness: render actor {actor.index} ({actor.node_id[:8]}) died on "
@@ -407,21 +343,17 @@ class RayRenderer(LoopThreadRenderer):
             if not notes:
                 return result
             return replace(
-                result,
-                errors=(*notes, *result.errors),
-                elapsed_ms=(time.perf_counter() - start) * 1000.0,
-                attempts=result.attempts + len(notes),
+                result, errors=(*notes, *result.errors), attempts=result.attempts + len(notes)
             )
         return Render(
             RenderStatus.CRASHED,
             errors=tuple(notes),
-            elapsed_ms=(time.perf_counter() - start) * 1000.0,
             backend=self._known_backend(),
             seed=seed,
             attempts=max(1, len(tried)),
         )
 
-    async def _call_actor(self, actor: _Actor, source: str | bytes, seed: int) -> Render:
+    async def _call_actor(self, actor: _Actor, source: bytes, seed: int) -> Render:
         ref = actor.handle.render.remote(source, seed)
         try:
             return await asyncio.wait_for(
@@ -547,7 +479,10 @@ class RayRenderer(LoopThreadRenderer):
 
 @atexit.register
 def _close_all() -> None:
-    # Registered after Ray's own exit hook (Ray is imported above), so it runs before it.
-    for renderer in list(_live):
+    # Registered after Ray's own exit hook (Ray is imported above), so it runs before it: the
+    # actors are closed while Ray still runs.
+    for renderer in live_renderers():
+        if not isinstance(renderer, RayRenderer):
+            continue
         with contextlib.suppress(Exception):
             renderer.close()

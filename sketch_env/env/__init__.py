@@ -1,39 +1,43 @@
 """The environment: typed models, the OpenEnv ``Environment``, the gymnasium adapter, tasks.
 
-Importing this package registers ``sketch_env/Sketch-v0`` with gymnasium, so
-``gymnasium.make("sketch_env/Sketch-v0")`` works after ``import sketch_env.env``; without that
-import, ``gymnasium.make("sketch_env.env:sketch_env/Sketch-v0")`` imports it first. (gymnasium
-1.x no longer loads third-party environments from package entry points.)
+``import sketch_env`` registers ``sketch_env/Sketch-v0`` with gymnasium, so
+``gymnasium.make("sketch_env/Sketch-v0")`` works after it, and
+``gymnasium.make("sketch_env:sketch_env/Sketch-v0")`` imports it first. (gymnasium 1.x no longer
+loads third-party environments from package entry points.) The names below load on first use.
 """
 
-from sketch_env.env.environment import (
-    MAX_SEED,
-    EpisodeError,
-    SketchEnvironment,
-    check_seed,
-)
-from sketch_env.env.gym import ENV_ID, SketchEnv, UnicodeText
-from sketch_env.env.models import (
-    MAX_ACTION_CHARS,
-    RewardComponents,
-    SketchAction,
-    SketchObservation,
-    SketchState,
-)
-from sketch_env.env.tasks import (
-    EXAMPLE_SKETCH,
-    MEDIA,
-    POLICY_INSTRUCTIONS,
-    SUBJECTS,
-    TASKSET_VERSION,
-    Task,
-    UnknownTaskError,
-    build_messages,
-    get_task,
-    load_tasks,
-    task_for_seed,
-    user_message,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sketch_env.env.environment import (
+        MAX_SEED,
+        EpisodeError,
+        SketchEnvironment,
+        check_seed,
+    )
+    from sketch_env.env.gym import ENV_ID, SketchEnv, UnicodeText
+    from sketch_env.env.models import (
+        MAX_ACTION_CHARS,
+        RewardComponents,
+        SketchAction,
+        SketchObservation,
+        SketchState,
+    )
+    from sketch_env.env.tasks import (
+        EXAMPLE_SKETCH,
+        MEDIA,
+        POLICY_INSTRUCTIONS,
+        SUBJECTS,
+        TASKSET_VERSION,
+        Task,
+        UnknownTaskError,
+        build_messages,
+        get_task,
+        load_tasks,
+        task_for_seed,
+        user_message,
+    )
 
 __all__ = [
     "ENV_ID",
@@ -64,12 +68,53 @@ __all__ = [
 ]
 
 
+_HOME = {
+    **dict.fromkeys(["MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"], "environment"),
+    **dict.fromkeys(["ENV_ID", "SketchEnv", "UnicodeText"], "gym"),
+    **dict.fromkeys(
+        [
+            "MAX_ACTION_CHARS",
+            "RewardComponents",
+            "SketchAction",
+            "SketchObservation",
+            "SketchState",
+        ],
+        "models",
+    ),
+    **dict.fromkeys(
+        [
+            "EXAMPLE_SKETCH",
+            "MEDIA",
+            "POLICY_INSTRUCTIONS",
+            "SUBJECTS",
+            "TASKSET_VERSION",
+            "Task",
+            "UnknownTaskError",
+            "build_messages",
+            "get_task",
+            "load_tasks",
+            "task_for_seed",
+            "user_message",
+        ],
+        "tasks",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def register_gymnasium() -> None:
-    """Registers ``sketch_env/Sketch-v0`` with gymnasium (idempotent)."""
-    import gymnasium
+    """Registers ``sketch_env/Sketch-v0`` with gymnasium (idempotent; ``import sketch_env``
+    already does it)."""
+    from sketch_env import _register_gymnasium
 
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="sketch_env.env.gym:SketchEnv")
-
-
-register_gymnasium()
+    _register_gymnasium()

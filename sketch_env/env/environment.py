@@ -1,7 +1,7 @@
 """`SketchEnvironment`: the OpenEnv ``Environment`` in which a policy paints with p5.brush code.
 
 One episode is one task (a prompt) and up to ``max_steps`` sketches. Each step goes through the
-shared `sketch_env.scoring.pipeline.Evaluator` (gate, render on the renderer's own event loop,
+shared `sketch_env.evaluation.Evaluator` (gate, render on the renderer's own event loop,
 score, combine), so the environment holds no rendering or scoring logic of its own. With
 ``max_steps > 1`` each observation carries feedback (gate reasons, JavaScript errors, coverage,
 score) for the next revision, and the episode's reward is the last or the best step's.
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import concurrent.futures
 import secrets
 import threading
 import uuid
@@ -44,10 +43,11 @@ from sketch_env.env.tasks import (
     task_for_seed,
     user_message,
 )
-from sketch_env.render import SketchRenderer
+from sketch_env.evaluation.evaluator import Evaluator
+from sketch_env.evaluation.rollout import Rollout
+from sketch_env.gate.verdict import GateConfig
+from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
-from sketch_env.scoring.gate import GateConfig
-from sketch_env.scoring.pipeline import Evaluator, Rollout
 from sketch_env.scoring.reward import RewardConfig
 
 __all__ = ["MAX_PROMPT_CHARS", "MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"]
@@ -97,7 +97,8 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
     shared (the process-wide pool by default) or owned by whoever passed it in.
 
     Args:
-        renderer: The renderer; the process-wide shared one when ``None``.
+        renderer: The renderer (a `Renderer`, or a spec such as ``"ray://auto"``); the
+            process-wide shared one when ``None``.
         scorer: A `Scorer` or a spec string (``"heuristic"``, ``"hpsv3+http://host:port"``).
         reward_config: Reward weights and thresholds.
         gate_config: Which gate rules apply.
@@ -124,7 +125,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
 
     def __init__(
         self,
-        renderer: SketchRenderer | None = None,
+        renderer: Renderer | str | None = None,
         scorer: Scorer | str = "heuristic",
         reward_config: RewardConfig | None = None,
         gate_config: GateConfig | None = None,
@@ -323,18 +324,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         act = _as_action(action)
         with self._guard():
             self._check_can_step()
-            renderer = self._evaluator.renderer
-            if renderer.on_own_loop():
-                raise RuntimeError(
-                    "step() blocks and cannot run on the renderer's own loop; await step_async()"
-                )
-            future = renderer.run_coroutine(
-                self._evaluator.evaluate([act.sketch], [self._prompt()], [self._seed()])
-            )
             try:
-                rollout = future.result(timeout=timeout_s)[0]
-            except concurrent.futures.TimeoutError:
-                future.cancel()
+                (rollout,) = self._evaluator.evaluate_sync(
+                    [act.sketch], [self._prompt()], [self._seed()], timeout_s=timeout_s
+                )
+            except TimeoutError:
                 raise TimeoutError(f"the step took longer than timeout_s={timeout_s}") from None
             return self._advance(act, rollout)
 

@@ -1,7 +1,8 @@
 """`SketchEnv`: a gymnasium ``Env`` over the same core as the OpenEnv environment.
 
-``gymnasium.make("sketch_env/Sketch-v0")`` builds one (registered when `sketch_env.env` is
-imported, and through the ``gymnasium.envs`` entry point). The action is the policy's text;
+``gymnasium.make("sketch_env/Sketch-v0")`` builds one (registered by ``import sketch_env``;
+``gymnasium.make("sketch_env:sketch_env/Sketch-v0")`` imports the package first). The
+action is the policy's text;
 the observation is a ``Dict`` of the prompt, the picture as an ``(H, W, 3)`` ``uint8`` array
 and a few scalars; the reward components go in ``info``.
 
@@ -24,13 +25,14 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
+from sketch_env import GYM_ENV_ID
 from sketch_env.env.environment import MAX_PROMPT_CHARS, SketchEnvironment
 from sketch_env.env.models import MAX_ACTION_CHARS, SketchAction, SketchObservation
 
 __all__ = ["ENV_ID", "SketchEnv", "UnicodeText"]
 
 #: The registered gymnasium id.
-ENV_ID = "sketch_env/Sketch-v0"
+ENV_ID = GYM_ENV_ID
 
 #: The observation's score is clipped to +-this. The heuristic scorer gives [0, 10]; HPSv3's
 #: published model averages run from about -0.2 to 10.6, so 100 never clips a real score (the

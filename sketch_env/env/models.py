@@ -3,17 +3,23 @@
 They subclass openenv's pydantic v2 ``Action``/``Observation``/``State`` (``extra="forbid"`` on
 the first two, so a misspelt field over the wire is a validation error, not silently ignored).
 Everything a trainer needs is a typed field; ``metadata`` carries nothing essential.
+
+This module is the wire format shared by the server and the client, so it imports nothing
+but pydantic and openenv (and one constant of the gate's plain-data module): a client never
+loads the renderer, the parser or the scorers.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from openenv.core.env_server.types import Action, Observation, State
 from pydantic import BaseModel, ConfigDict, Field
 
-from sketch_env.scoring.gate import DEFAULT_MAX_REPLY_BYTES
-from sketch_env.scoring.reward import RewardBreakdown
+from sketch_env.gate.verdict import DEFAULT_MAX_REPLY_BYTES
+
+if TYPE_CHECKING:
+    from sketch_env.scoring.reward import RewardBreakdown
 
 __all__ = [
     "MAX_ACTION_CHARS",
@@ -51,10 +57,17 @@ class SketchAction(Action):
 
 
 class RewardComponents(BaseModel):
-    """Every component of one step's reward (see `sketch_env.scoring.reward`).
+    """Every component of one step's reward: the wire view of
+    `sketch_env.scoring.reward.RewardBreakdown` (the environment fills it from the breakdown's
+    ``to_dict()``, so the two cannot drift apart silently: an unknown field is refused).
 
     Args:
-        status: ``ok``, ``gate_failed``, ``sketch_error`` or ``infra_error``.
+        reward: The step's reward (``None`` for an infrastructure failure).
+        status: ``ok``, ``gate_failed``, ``sketch_error`` or ``infra_error``: which branch of
+            the reward applied.
+        gate_passed: Whether the gate let the sketch run.
+        gate_reasons: The gate's reasons.
+        gate_codes: The gate's machine codes.
         preference: The scorer's raw value.
         preference_sigma: The scorer's uncertainty, where it has one.
         preference_term: The preference term as used in the sum.
@@ -63,13 +76,19 @@ class RewardComponents(BaseModel):
         dark_mass: The dark-mass fraction.
         dark_mass_penalty: The penalty subtracted (>= 0).
         pairwise_prob: The mean win probability against the references.
+        sketch_error: The sketch's own failure, if any.
+        infra_error: The infrastructure failure, if any.
         contributions: Weighted terms that sum to the reward.
         scorer_terms: The scorer's own named terms.
     """
 
     model_config = ConfigDict(extra="forbid")
 
+    reward: float | None = None
     status: str
+    gate_passed: bool = False
+    gate_reasons: list[str] = Field(default_factory=list)
+    gate_codes: list[str] = Field(default_factory=list)
     preference: float | None = None
     preference_sigma: float | None = None
     preference_term: float | None = None
@@ -78,25 +97,19 @@ class RewardComponents(BaseModel):
     dark_mass: float | None = None
     dark_mass_penalty: float | None = None
     pairwise_prob: float | None = None
+    sketch_error: str | None = None
+    infra_error: str | None = None
     contributions: dict[str, float] = Field(default_factory=dict)
     scorer_terms: dict[str, float] = Field(default_factory=dict)
 
     @classmethod
     def from_breakdown(cls, breakdown: RewardBreakdown) -> RewardComponents:
-        """Builds the components from the pipeline's `RewardBreakdown`."""
-        return cls(
-            status=breakdown.status,
-            preference=breakdown.preference,
-            preference_sigma=breakdown.preference_sigma,
-            preference_term=breakdown.preference_term,
-            coverage=breakdown.coverage,
-            coverage_term=breakdown.coverage_term,
-            dark_mass=breakdown.dark_mass,
-            dark_mass_penalty=breakdown.dark_mass_penalty,
-            pairwise_prob=breakdown.pairwise_prob,
-            contributions=dict(breakdown.contributions),
-            scorer_terms=dict(breakdown.scorer_terms),
-        )
+        """Builds the components from the evaluation's `RewardBreakdown` (all of its fields).
+
+        Raises:
+            pydantic.ValidationError: If the breakdown has a field this model lacks.
+        """
+        return cls.model_validate(breakdown.to_dict())
 
 
 class SketchObservation(Observation):

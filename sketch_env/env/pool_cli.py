@@ -14,6 +14,8 @@ import argparse
 import json
 import sys
 
+from sketch_env.render.options import add_render_options, render_config_from_args
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds the ``pool`` subcommands."""
@@ -29,18 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     refresh = sub.add_parser("refresh", help="re-render every reference and rewrite pool.json")
     refresh.add_argument("--repeats", type=int, default=3, help="renders per reference (default 3)")
     refresh.add_argument(
-        "--backend",
-        default="auto",
-        choices=["auto", "gpu", "llvmpipe", "swiftshader"],
-        help="GL backend (default: fastest that works); recorded with every measurement",
-    )
-    refresh.add_argument(
         "--scorer",
         default="heuristic",
         help="'heuristic' (default) or an HPSv3 spec ('hpsv3', 'hpsv3+http://host:port') to "
         "also fill hpsv3_mu/hpsv3_sigma",
     )
-    refresh.add_argument("--deadline", type=float, default=60.0, help="seconds per render")
+    # One browser: the pool's render times are meant as the cost of each sketch alone.
+    add_render_options(refresh, pool_size=False, defaults={"deadline_s": 60.0})
     refresh.add_argument(
         "--id", action="append", dest="ids", help="only this reference (repeatable)"
     )
@@ -77,15 +74,13 @@ def _run_list(args: argparse.Namespace) -> int:
 def _run_refresh(args: argparse.Namespace) -> int:
     from sketch_env.env.reference_pool import ReferencePoolError, refresh_reference_pool
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
-    from sketch_env.render.config import RenderConfig
     from sketch_env.render.renderer import SketchRenderer
     from sketch_env.scoring.base import ScorerUnavailableError
 
     if args.repeats < 1:
         print("--repeats must be at least 1", file=sys.stderr)
         return 2
-    # One browser: the pool's render times are meant as the cost of each sketch alone.
-    config = RenderConfig(pool_size=1, backend=args.backend, deadline_s=args.deadline)
+    config = render_config_from_args(args, pool_size=1)
     try:
         with SketchRenderer(config) as renderer:
             report = refresh_reference_pool(

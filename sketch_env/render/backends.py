@@ -10,7 +10,6 @@ reports which backend made it.
 from __future__ import annotations
 
 import asyncio
-import glob
 import os
 import shutil
 import time
@@ -18,6 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from playwright.async_api import Playwright
+
+from sketch_env.render.gl_backends import (
+    AUTO,
+    GL_BACKENDS,
+    INSTALL_MESA_HINT,
+    classify_renderer,
+    gl_backend,
+)
 
 #: Environment variable that names the Chromium executable to use.
 BROWSER_ENV = "SKETCH_ENV_CHROMIUM"
@@ -28,14 +35,6 @@ INSTALL_BROWSER_HINT = (
     "`python -m playwright install chromium`, or point $SKETCH_ENV_CHROMIUM at a Chrome/Chromium "
     "executable"
 )
-INSTALL_MESA_HINT = "install Mesa with `sudo apt-get install -y libegl-mesa0 libgl1-mesa-dri`"
-INSTALL_GPU_HINT = (
-    "the gpu backend needs an NVIDIA GPU whose driver provides EGL (`nvidia-smi` must work and "
-    "/usr/share/glvnd/egl_vendor.d/ must list the NVIDIA library; on Debian/Ubuntu the driver's "
-    "`libnvidia-gl-*` / `libegl-nvidia0` package); on a CPU machine use backend='auto' or "
-    "'llvmpipe'"
-)
-
 _SYSTEM_BROWSERS = (
     "chromium",
     "chromium-browser",
@@ -47,15 +46,6 @@ _SYSTEM_BROWSERS = (
     "/Applications/Chromium.app/Contents/MacOS/Chromium",
     "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
 )
-
-# ANGLE on the system's EGL: Mesa llvmpipe on a CPU machine, the vendor's driver on a GPU one.
-# Without --ignore-gpu-blocklist Chromium refuses software GL ("Error creating webgl context").
-_EGL_FLAGS = ("--use-gl=angle", "--use-angle=gl-egl", "--ignore-gpu-blocklist")
-_SWIFTSHADER_FLAGS = ("--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader")
-
-#: Order tried by ``backend="auto"``: fastest first. On this project's 2-core machines llvmpipe
-#: rendered a watercolour sketch ~3x faster in wall time and with ~4x less CPU than SwiftShader.
-AUTO_ORDER = ("gpu", "llvmpipe", "swiftshader")
 
 
 class BrowserNotFoundError(RuntimeError):
@@ -117,16 +107,11 @@ class BrowserChoice:
     probes: list[ProbeResult] = field(default_factory=list)
 
 
-def _mesa_egl_vendor_file() -> str | None:
-    matches = sorted(glob.glob("/usr/share/glvnd/egl_vendor.d/*mesa*.json"))
-    return matches[0] if matches else None
-
-
 def backend_spec(name: str) -> Backend:
-    """Returns the launch recipe of one backend.
+    """Returns the launch recipe of one backend of the registry (`GL_BACKENDS`).
 
     Args:
-        name: ``gpu``, ``llvmpipe`` or ``swiftshader``.
+        name: A backend name (not ``auto``).
 
     Returns:
         The `Backend`.
@@ -134,35 +119,8 @@ def backend_spec(name: str) -> Backend:
     Raises:
         ValueError: For an unknown name.
     """
-    if name == "gpu":
-        return Backend("gpu", _EGL_FLAGS)
-    if name == "llvmpipe":
-        # On a machine with a GPU driver, glvnd would pick the vendor's EGL: pin Mesa and its
-        # software rasteriser so "llvmpipe" means the same thing everywhere.
-        env = [("LIBGL_ALWAYS_SOFTWARE", "1"), ("GALLIUM_DRIVER", "llvmpipe")]
-        if vendor_file := _mesa_egl_vendor_file():
-            env.append(("__EGL_VENDOR_LIBRARY_FILENAMES", vendor_file))
-        return Backend("llvmpipe", _EGL_FLAGS, tuple(env))
-    if name == "swiftshader":
-        return Backend("swiftshader", _SWIFTSHADER_FLAGS)
-    raise ValueError(f"unknown GL backend {name!r}; choose gpu, llvmpipe or swiftshader")
-
-
-def classify_renderer(renderer: str) -> str:
-    """Names the backend behind a WebGL renderer string.
-
-    Args:
-        renderer: ``UNMASKED_RENDERER_WEBGL``.
-
-    Returns:
-        ``swiftshader``, ``llvmpipe`` (any Mesa software rasteriser) or ``gpu``.
-    """
-    lowered = renderer.lower()
-    if "swiftshader" in lowered:
-        return "swiftshader"
-    if "llvmpipe" in lowered or "softpipe" in lowered or "lavapipe" in lowered:
-        return "llvmpipe"
-    return "gpu"
+    backend = gl_backend(name)
+    return Backend(backend.name, backend.flags, backend.env())
 
 
 def find_browser(explicit: str | None = None, playwright: Playwright | None = None) -> str:
@@ -322,7 +280,7 @@ async def choose_backend(
             the packages to install.
     """
     executable = find_browser(executable, playwright)
-    names = AUTO_ORDER if requested == "auto" else (requested,)
+    names = tuple(GL_BACKENDS) if requested == AUTO else (gl_backend(requested).name,)
     probes: list[ProbeResult] = []
     for name in names:
         if name == "gpu" and requested == "auto":
@@ -343,8 +301,7 @@ async def choose_backend(
         if result.ok:
             return BrowserChoice(executable, backend_spec(name), result.renderer, probes)
     detail = "; ".join(f"{p.backend}: {p.error or 'failed'}" for p in probes)
-    hints = {"auto": INSTALL_MESA_HINT, "llvmpipe": INSTALL_MESA_HINT, "gpu": INSTALL_GPU_HINT}
-    hint = hints.get(requested, INSTALL_BROWSER_HINT)
+    hint = INSTALL_MESA_HINT if requested == AUTO else GL_BACKENDS[requested].install_hint
     raise BackendUnavailableError(
         f"no GL backend gave a WebGL2 context with {executable} ({detail}); {hint}"
     )

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
-from sketch_env.render.config import RenderConfig
+from sketch_env.render.options import add_render_options, render_config_from_args
 from sketch_env.render.renderer import SketchRenderer
 
 
@@ -24,15 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="render seed (default 0)")
     parser.add_argument("--out", type=Path, help="PNG path (only with a single sketch)")
     parser.add_argument("--out-dir", type=Path, help="folder for one PNG per sketch")
-    parser.add_argument(
-        "--backend",
-        default="auto",
-        choices=["auto", "gpu", "llvmpipe", "swiftshader"],
-        help="GL backend (default: fastest that works)",
-    )
-    parser.add_argument("--pool-size", type=int, default=None, help="browsers (default: CPUs)")
-    parser.add_argument("--deadline", type=float, default=30.0, help="seconds per render")
-    parser.add_argument("--max-frames", type=int, default=60, help="frame cap for endless draw")
+    add_render_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,12 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out and len(args.sketches) != 1:
         print("--out takes a single sketch; use --out-dir for several", file=sys.stderr)
         return 2
-    config = RenderConfig(
-        pool_size=args.pool_size,
-        backend=args.backend,
-        deadline_s=args.deadline,
-        max_frames=args.max_frames,
-    )
+    config = render_config_from_args(args)
     sources = [path.read_bytes() for path in args.sketches]
     try:
         with SketchRenderer(config) as renderer:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any
 
-BackendName = Literal["auto", "gpu", "llvmpipe", "swiftshader"]
+from sketch_env.render.gl_backends import BACKEND_CHOICES, BackendName
 
 
 def default_pool_size() -> int:
@@ -51,6 +51,10 @@ class RenderConfig:
             serves, each in a fresh frame on a fresh origin, before it is replaced. ``1`` gives
             every render a browser context of its own: the strictest isolation, at about
             0.4 s more per render (see `sketch_env.render.host`).
+        extra_browser_args: Chromium switches appended to the chosen backend's (for
+            experiments such as the benchmark's ``--experiments``; pictures may change).
+        extra_browser_env: Environment variables added to the browser's, as ``(name, value)``
+            pairs (e.g. ``(("LP_NUM_THREADS", "1"),)`` for llvmpipe).
     """
 
     pool_size: int | None = None
@@ -70,13 +74,15 @@ class RenderConfig:
     antialias: bool = False
     prewarm: bool = True
     renders_per_page: int = 100
+    extra_browser_args: tuple[str, ...] = ()
+    extra_browser_env: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.pool_size is not None and self.pool_size < 1:
             raise ValueError(f"pool_size must be at least 1, got {self.pool_size}")
-        if self.backend not in ("auto", "gpu", "llvmpipe", "swiftshader"):
+        if self.backend not in BACKEND_CHOICES:
             raise ValueError(
-                f"backend must be auto, gpu, llvmpipe or swiftshader, got {self.backend!r}"
+                f"backend must be one of {', '.join(BACKEND_CHOICES)}, got {self.backend!r}"
             )
         for name in ("deadline_s", "poll_interval_s", "launch_timeout_s"):
             if getattr(self, name) <= 0:

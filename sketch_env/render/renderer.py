@@ -9,42 +9,26 @@ reach the same pool of browsers.
 from __future__ import annotations
 
 import asyncio
-import atexit
-import contextlib
 import logging
 import os
 import threading
-import time
-import weakref
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
 
 from playwright.async_api import Playwright, async_playwright
 
 from sketch_env.render.backends import BrowserChoice, choose_backend
+from sketch_env.render.base import RendererBase
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.frames import FrameSupply
-from sketch_env.render.loop import LoopThreadRenderer
-from sketch_env.render.page import (
-    Attempt,
-    InfrastructureError,
-    encode_source,
-    harness_script,
-    run_attempt,
-)
+from sketch_env.render.page import Attempt, InfrastructureError, harness_script, run_attempt
 from sketch_env.render.pool import BrowserPool, BrowserSlot, kill_process_tree
 from sketch_env.render.result import Render, RenderStatus
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
-
-#: Bound on closing a renderer (browsers, Playwright, the loop thread), so exit never hangs.
-_CLOSE_TIMEOUT_S = 20.0
-
-_live_renderers: weakref.WeakSet[SketchRenderer] = weakref.WeakSet()
 
 
-class SketchRenderer(LoopThreadRenderer):
+class SketchRenderer(RendererBase):
     """Renders p5.js + p5.brush sketches in a pool of headless Chromium browsers.
 
     Browsers start on first use (or on `start`). Each render runs in a fresh, sandboxed frame on
@@ -68,52 +52,41 @@ class SketchRenderer(LoopThreadRenderer):
     """
 
     def __init__(self, config: RenderConfig | None = None, **overrides: Any) -> None:
-        config = config or RenderConfig()
-        self.config = replace(config, **overrides) if overrides else config
-        super().__init__()
-        self._lock = threading.Lock()
+        super().__init__(config, **overrides)
         self._playwright: Playwright | None = None
         self._pool: BrowserPool | None = None
         self._choice: BrowserChoice | None = None
         self._frames: FrameSupply | None = None
         self._init_script = harness_script(self.config)
-        self._pid = os.getpid()
-        self._closed = False
-        _live_renderers.add(self)
 
     # ------------------------------------------------------------------ lifetime
-    def start(self) -> SketchRenderer:
-        """Starts the loop thread, finds Chromium, chooses the backend and launches the pool.
-
-        Idempotent and thread-safe. Called implicitly by the first render.
-
-        Returns:
-            ``self``.
-
-        Raises:
-            BrowserNotFoundError: If no Chromium is installed (the message says how to fix it).
-            BackendUnavailableError: If no GL backend gives WebGL2.
-            RuntimeError: If the renderer was closed, or is used in a forked child process.
-        """
-        with self._lock:
-            self._check_usable()
-            if self._pool is not None:
-                return self
-            self._start_loop_thread()
-            future = asyncio.run_coroutine_threadsafe(self._start_pool(), self._loop)
-            try:
-                future.result(timeout=self.config.launch_timeout_s * 3)
-            except BaseException:
-                future.cancel()
-                raise
-        return self
+    def _launch(self) -> None:
+        # Finds Chromium, chooses the backend and launches the pool, on the loop thread.
+        assert self._loop is not None
+        future = asyncio.run_coroutine_threadsafe(self._start_pool(), self._loop)
+        try:
+            future.result(timeout=self.config.launch_timeout_s * 3)
+        except BaseException:
+            future.cancel()
+            raise
 
     async def _start_pool(self) -> None:
         if self._playwright is None:
             self._playwright = await async_playwright().start()
-        self._choice = await choose_backend(
+        choice = await choose_backend(
             self._playwright, self.config.backend, self.config.browser_path
         )
+        if self.config.extra_browser_args or self.config.extra_browser_env:
+            recipe = choice.backend
+            choice = replace(
+                choice,
+                backend=replace(
+                    recipe,
+                    flags=(*recipe.flags, *self.config.extra_browser_args),
+                    env=(*recipe.env, *self.config.extra_browser_env),
+                ),
+            )
+        self._choice = choice
         pool = BrowserPool(
             self._playwright, self._choice.executable, self._choice.backend, self.config
         )
@@ -123,7 +96,6 @@ class SketchRenderer(LoopThreadRenderer):
             await pool.close()
             raise
         self._pool = pool
-        self._started = True
         self._frames = FrameSupply(self.config, self._init_script)
         for slot in pool.slots:
             self._frames.refill(slot.index, slot.browser)
@@ -134,40 +106,11 @@ class SketchRenderer(LoopThreadRenderer):
             self._choice.renderer,
         )
 
-    def _check_usable(self) -> None:
-        if self._closed:
-            raise RuntimeError("this SketchRenderer is closed; create a new one")
-        if os.getpid() != self._pid:
-            # Browsers and the loop thread belong to the parent; a fork copies neither.
-            raise RuntimeError(
-                "a SketchRenderer cannot be used in a forked child process; create one in the "
-                "child (shared_renderer() does this for you)"
-            )
-
-    def close(self) -> None:
-        """Closes every browser and stops the loop thread. Safe to call more than once.
-
-        Bounded: browsers that do not close in time are killed, so this never hangs.
-        """
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            loop, thread = self._loop, self._thread
-        if loop is None or thread is None or os.getpid() != self._pid:
-            return
-        if loop.is_running():
-            future = asyncio.run_coroutine_threadsafe(self._shutdown(), loop)
-            try:
-                future.result(timeout=_CLOSE_TIMEOUT_S)
-            except Exception as exc:  # Closing must not raise at exit.
-                logger.warning("renderer did not close cleanly: %s", exc)
-                if self._pool is not None:
-                    for pid in self._pool.pids():
-                        if pid is not None:
-                            kill_process_tree(pid)
-            loop.call_soon_threadsafe(loop.stop)
-        thread.join(timeout=_CLOSE_TIMEOUT_S)
+    def _force_release(self) -> None:
+        if self._pool is not None:
+            for pid in self._pool.pids():
+                if pid is not None:
+                    kill_process_tree(pid)
 
     async def _shutdown(self) -> None:
         if self._frames is not None:
@@ -184,19 +127,6 @@ class SketchRenderer(LoopThreadRenderer):
                     await self._playwright.stop()
             except Exception as exc:
                 logger.warning("playwright did not stop cleanly: %s", exc)
-
-    def __enter__(self) -> SketchRenderer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    async def __aenter__(self) -> SketchRenderer:
-        await asyncio.to_thread(self.start)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await asyncio.to_thread(self.close)
 
     # ------------------------------------------------------------------ introspection
     @property
@@ -232,29 +162,11 @@ class SketchRenderer(LoopThreadRenderer):
         return self._pool.pids()
 
     # ------------------------------------------------------------------ rendering
-    async def _render(self, source: str | bytes, seed: int) -> Render:
-        assert self._pool is not None and self._choice is not None
-        start = time.perf_counter()
-        backend = self._choice.backend.name
-        seed = int(seed) & 0xFFFFFFFF
-        if not isinstance(source, str | bytes | bytearray):
-            return Render(
-                RenderStatus.REJECTED,
-                errors=(f"harness: a sketch must be text, got {type(source).__name__}",),
-                backend=backend,
-                seed=seed,
-            )
-        data = encode_source(source)
-        if len(data) > self.config.max_source_bytes:
-            return Render(
-                RenderStatus.REJECTED,
-                errors=(
-                    f"harness: the sketch is {len(data)} bytes; the limit is "
-                    f"{self.config.max_source_bytes}",
-                ),
-                backend=backend,
-                seed=seed,
-            )
+    def _known_backend(self) -> str:
+        return self._choice.backend.name if self._choice is not None else ""
+
+    async def _render_checked(self, data: bytes, seed: int, backend: str) -> Render:
+        assert self._pool is not None
         notes: list[str] = []
         attempts = 0
         for attempts in range(1, self.config.retries + 2):
@@ -265,16 +177,10 @@ class SketchRenderer(LoopThreadRenderer):
                 logger.warning("render attempt %d failed: %s", attempts, exc)
                 continue
             render = attempt.render
-            return replace(
-                render,
-                errors=(*notes, *render.errors),
-                elapsed_ms=(time.perf_counter() - start) * 1000.0,
-                attempts=attempts,
-            )
+            return replace(render, errors=(*notes, *render.errors), attempts=attempts)
         return Render(
             RenderStatus.CRASHED,
             errors=tuple(notes),
-            elapsed_ms=(time.perf_counter() - start) * 1000.0,
             backend=backend,
             seed=seed,
             attempts=attempts,
@@ -342,7 +248,7 @@ def shared_renderer(config: RenderConfig | None = None, **overrides: Any) -> Ske
         base = config or RenderConfig()
         wanted = replace(base, **overrides) if overrides else base
     with _shared_lock:
-        stale = _shared is None or _shared._closed or _shared._pid != os.getpid()
+        stale = _shared is None or _shared.closed or _shared._pid != os.getpid()
         if stale:
             _shared = SketchRenderer(wanted)
         elif wanted is not None and wanted != _shared.config:
@@ -351,10 +257,3 @@ def shared_renderer(config: RenderConfig | None = None, **overrides: Any) -> Ske
                 f"({_shared.config}); close it first or create a SketchRenderer of your own"
             )
         return _shared
-
-
-@atexit.register
-def _close_all_renderers() -> None:
-    for renderer in list(_live_renderers):
-        with contextlib.suppress(Exception):  # Exit must proceed.
-            renderer.close()

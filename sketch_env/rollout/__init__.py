@@ -1,7 +1,7 @@
 """Example rollouts from the command line: run sketches or replies, write pictures and a gallery.
 
 `runner` turns a folder of sketches, a JSONL of model replies or the reference pool into
-rollouts through `sketch_env.scoring.pipeline.Evaluator`; `gallery` writes the self-contained
+rollouts through `sketch_env.evaluation.Evaluator`; `gallery` writes the self-contained
 ``index.html``; `cli` is ``sketch-env rollout``; `replies` reads completions and prompts in the
 shapes trainers hand them over.
 """

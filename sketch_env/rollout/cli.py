@@ -16,6 +16,8 @@ import datetime as _dt
 import sys
 from pathlib import Path
 
+from sketch_env.render.options import add_render_options, render_config_from_args
+
 __all__ = ["add_arguments", "run"]
 
 
@@ -46,23 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--prompt", help="with --sketches: score every sketch against this text")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N sketches")
-    parser.add_argument(
-        "--pool-size", type=int, metavar="N", help="browsers (default: one per core)"
-    )
-    parser.add_argument(
-        "--backend",
-        default="auto",
-        choices=["auto", "gpu", "llvmpipe", "swiftshader"],
-        help="GL backend (default: the fastest that works)",
-    )
-    parser.add_argument(
-        "--deadline", type=float, default=30.0, metavar="S", help="seconds per render (default 30)"
-    )
-    parser.add_argument(
-        "--renderer",
-        default="local",
-        help="'local' (browsers here, default) or a Ray cluster: 'ray://auto', 'ray://HOST:PORT'",
-    )
+    add_render_options(parser, renderer_spec=True)
     parser.add_argument("--title", help="the gallery's title")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -86,14 +72,13 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from sketch_env.evaluation import Evaluator
     from sketch_env.render import (
         BackendUnavailableError,
         BrowserNotFoundError,
-        RenderConfig,
         SketchRenderer,
     )
     from sketch_env.rollout.runner import run_rollouts
-    from sketch_env.scoring.pipeline import Evaluator
     from sketch_env.scoring.spec import make_scorer
 
     console = Console(stderr=True)
@@ -113,16 +98,14 @@ def run(args: argparse.Namespace) -> int:
     source = args.sketches or args.replies or "reference pool"
     title = args.title or f"Rollouts: {source}"
 
-    overrides = {"backend": args.backend, "deadline_s": args.deadline}
-    if args.pool_size:
-        overrides["pool_size"] = args.pool_size
     try:
+        config = render_config_from_args(args)
         if args.renderer == "local":
-            renderer_cm = SketchRenderer(**overrides)
+            renderer_cm = SketchRenderer(config)
         else:
             from sketch_env.distributed import make_renderer
 
-            renderer_cm = make_renderer(args.renderer, config=RenderConfig(**overrides))
+            renderer_cm = make_renderer(args.renderer, config=config)
     except (ValueError, ImportError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         return 2

@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from sketch_env.evaluation.rollout import RolloutStatus
+
 __all__ = ["render_gallery", "write_gallery"]
 
 _CSS = """
@@ -169,11 +171,7 @@ def _attr(value: Any) -> str:
 
 
 def _status_of(record: Mapping[str, Any]) -> str:
-    if record.get("status"):
-        return str(record["status"])
-    from sketch_env.rollout.runner import record_status
-
-    return record_status(dict(record))
+    return RolloutStatus.from_record(record).value
 
 
 def _problems(record: Mapping[str, Any]) -> list[str]:

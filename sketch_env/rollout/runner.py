@@ -10,7 +10,7 @@ Three sources, each turned into `RolloutItem` objects:
   ``completion`` (text or chat messages), ``prompt`` (text or chat messages) and optionally
   ``prompt_text``, ``task_id``, ``seed`` and ``id``.
 
-`run_rollouts` evaluates them through `sketch_env.scoring.pipeline.Evaluator` in chunks (so a
+`run_rollouts` evaluates them through `sketch_env.evaluation.Evaluator` in chunks (so a
 progress bar moves), and writes into the output folder:
 
 - ``images/<n>-<id>-s<seed>.png``: every picture that rendered;
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sketch_env.rollout.replies import completion_text, resolve_prompt
-from sketch_env.scoring.pipeline import Evaluator, Rollout
+from sketch_env.evaluation import Evaluator, Rollout
+from sketch_env.evaluation.replies import completion_text, resolve_prompt
 
 __all__ = [
     "RolloutItem",
@@ -42,7 +42,6 @@ __all__ = [
     "items_from_sketches",
     "iter_jobs",
     "load_records",
-    "record_status",
     "run_rollouts",
 ]
 
@@ -224,22 +223,6 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
     return items
 
 
-def record_status(record: dict[str, Any]) -> str:
-    """One word for how a rollout ended, from its ``results.jsonl`` record.
-
-    Returns:
-        ``"gate_failed"``; ``"infra_error"`` for a scorer failure on a good render; else the
-        render's status (``"ok"``, ``"frame_capped"``, ``"timeout"``, ``"js_error"``...).
-    """
-    render = record.get("render")
-    if not record.get("gate", {}).get("passed") or render is None:
-        return "gate_failed"
-    components = record.get("components") or {}
-    if components.get("infra_error") and render.get("status") != "crashed":
-        return "infra_error"
-    return str(render.get("status"))
-
-
 def _record(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
     base = f"{n:04d}-{_slug(item.id)}"
     sketch_rel = None
@@ -252,7 +235,7 @@ def _record(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[
     if render is not None and render.png is not None:
         image_rel = f"images/{base}-s{rollout.seed}.png"
         (out_dir / image_rel).write_bytes(render.png)
-    record = {
+    return {
         "n": n,
         "id": item.id,
         "task_id": item.task_id,
@@ -262,8 +245,6 @@ def _record(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[
         **rollout.to_dict(),
         "metadata": item.metadata,
     }
-    record["status"] = record_status(record)
-    return record
 
 
 def run_rollouts(

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Protocol, Self, runtime_checkable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -89,49 +88,3 @@ def score_sync(
     except RuntimeError:
         return asyncio.run(scorer.score(images, prompts))
     raise RuntimeError("score_sync() was called inside a running event loop; await scorer.score()")
-
-
-class JsonConfig:
-    """Dict and JSON round trips for the frozen dataclass configs (`GateConfig`, `RewardConfig`).
-
-    Unknown keys are refused rather than ignored: a misspelt weight in a saved config would
-    otherwise silently fall back to its default.
-    """
-
-    def to_dict(self) -> dict[str, Any]:
-        """Returns the fields as a plain dict."""
-        return asdict(self)  # type: ignore[call-overload]
-
-    @classmethod
-    def check_keys(cls, data: Mapping[str, Any]) -> None:
-        """Raises ``ValueError`` naming any key of ``data`` that is not a field."""
-        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown {cls.__name__} keys {unknown}; known: {sorted(known)}")
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Self:
-        """Builds a config from a mapping; missing keys take their defaults.
-
-        Raises:
-            ValueError: On an unknown key or a bad value.
-        """
-        cls.check_keys(data)
-        return cls(**dict(data))
-
-    def to_json(self) -> str:
-        """Returns the config as JSON."""
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> Self:
-        """Parses `to_json` output.
-
-        Raises:
-            ValueError: On malformed JSON, an unknown key or a bad value.
-        """
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError(f"{cls.__name__} JSON must be an object")
-        return cls.from_dict(data)

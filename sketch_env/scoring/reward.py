@@ -38,22 +38,22 @@ Other outcomes do not use the formula:
 
 from __future__ import annotations
 
+import enum
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from functools import cache
 from typing import Any
 
-from sketch_env.scoring.base import JsonConfig, Score
-from sketch_env.scoring.gate import GateVerdict
+from sketch_env.config import JsonConfig
+from sketch_env.gate import GateVerdict
+from sketch_env.scoring.base import Score
 
 __all__ = [
     "RewardBreakdown",
     "RewardConfig",
-    "RewardInputs",
+    "RewardStatus",
     "combine",
-    "openenv_rubric",
     "pairwise_win_probability",
 ]
 
@@ -204,14 +204,26 @@ class RewardConfig(JsonConfig):
         return cls(**values)
 
 
+class RewardStatus(enum.StrEnum):
+    """Which branch of the reward applied (see the module docstring)."""
+
+    #: The formula applied.
+    OK = "ok"
+    #: The gate refused the reply: ``gate_fail_reward``.
+    GATE_FAILED = "gate_failed"
+    #: The sketch failed by its own fault: ``sketch_error_reward``.
+    SKETCH_ERROR = "sketch_error"
+    #: The infrastructure failed: no reward (``None``).
+    INFRA_ERROR = "infra_error"
+
+
 @dataclass(frozen=True, slots=True)
 class RewardBreakdown:
     """The reward and every component that went into it.
 
     Args:
         reward: The scalar reward, or ``None`` for an infrastructure failure.
-        status: ``"ok"``, ``"gate_failed"``, ``"sketch_error"`` (fixed penalty applied) or
-            ``"infra_error"``.
+        status: Which branch of the reward applied (`RewardStatus`).
         gate_passed: Whether the gate passed.
         gate_reasons: The gate's reasons (empty when it passed).
         gate_codes: The gate's machine codes, parallel to ``gate_reasons``.
@@ -230,7 +242,7 @@ class RewardBreakdown:
     """
 
     reward: float | None
-    status: str
+    status: RewardStatus
     gate_passed: bool
     gate_reasons: tuple[str, ...] = ()
     gate_codes: tuple[str, ...] = ()
@@ -254,46 +266,12 @@ class RewardBreakdown:
             value = getattr(self, f.name)
             if f.name in ("contributions", "scorer_terms"):
                 value = dict(value)
+            elif isinstance(value, enum.Enum):
+                value = value.value
             elif isinstance(value, tuple):
                 value = list(value)
             out[f.name] = value
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class RewardInputs:
-    """Everything `combine` needs about one rollout, bundled (for observations and rubrics).
-
-    Args:
-        gate: The gate's verdict.
-        paint_fraction: The rendered picture's paint fraction; ``None`` when nothing rendered.
-        dark_mass: The rendered picture's dark-mass fraction; ``None`` when nothing rendered.
-        score: The scorer's `Score`; ``None`` when not scored.
-        sketch_error: The sketch's own run-time failure (threw, timed out), if any.
-        infra_error: The infrastructure failure, if any.
-        sample_seed: Seed for sampling pairwise references.
-    """
-
-    gate: GateVerdict
-    paint_fraction: float | None = None
-    dark_mass: float | None = None
-    score: Score | None = None
-    sketch_error: str | None = None
-    infra_error: str | None = None
-    sample_seed: int | None = None
-
-    def combine(self, config: RewardConfig) -> RewardBreakdown:
-        """Returns ``combine(config, ...)`` of these inputs."""
-        return combine(
-            config,
-            self.gate,
-            paint_fraction=self.paint_fraction,
-            dark_mass=self.dark_mass,
-            score=self.score,
-            sketch_error=self.sketch_error,
-            infra_error=self.infra_error,
-            sample_seed=self.sample_seed,
-        )
 
 
 def _phi(x: float) -> float:
@@ -397,7 +375,7 @@ def combine(
             never the policy's).
 
     Examples:
-        >>> from sketch_env.scoring.gate import GateVerdict
+        >>> from sketch_env.gate import GateVerdict
         >>> b = combine(RewardConfig(), GateVerdict(passed=True), paint_fraction=0.3,
         ...             dark_mass=0.0, score=Score(6.0))
         >>> b.reward, b.coverage_term
@@ -413,7 +391,7 @@ def combine(
         reward = config.gate_fail_reward
         return RewardBreakdown(
             reward=reward,
-            status="gate_failed",
+            status=RewardStatus.GATE_FAILED,
             contributions=(("gate_fail", reward),),
             **gate_fields,
         )
@@ -423,7 +401,7 @@ def combine(
     if infra_error is not None:
         return RewardBreakdown(
             reward=None,
-            status="infra_error",
+            status=RewardStatus.INFRA_ERROR,
             infra_error=infra_error,
             sketch_error=sketch_error,
             scorer_terms=scorer_terms,
@@ -442,7 +420,7 @@ def combine(
         reward = config.sketch_error_reward
         return RewardBreakdown(
             reward=reward,
-            status="sketch_error",
+            status=RewardStatus.SKETCH_ERROR,
             contributions=(("sketch_error", reward),),
             **gate_fields,
             **observed,
@@ -490,7 +468,7 @@ def combine(
     reward = math.fsum(value for _, value in contributions)
     return RewardBreakdown(
         reward=reward,
-        status="ok",
+        status=RewardStatus.OK,
         preference_term=preference_term,
         coverage_term=coverage_term,
         dark_mass_penalty=dark_penalty,
@@ -499,114 +477,3 @@ def combine(
         **gate_fields,
         **observed,
     )
-
-
-# --------------------------------------------------------------------------------------------
-# OpenEnv rubric adapter (optional: `pip install openenv`)
-
-
-def _inputs_of(action: Any, observation: Any) -> RewardInputs:
-    """Finds the `RewardInputs` an observation carries (see `openenv_rubric`)."""
-    if isinstance(observation, RewardInputs):
-        return observation
-    inputs = getattr(observation, "reward_inputs", None)
-    if inputs is None:
-        metadata = getattr(observation, "metadata", None)
-        if isinstance(metadata, Mapping):
-            inputs = metadata.get("reward_inputs")
-    if not isinstance(inputs, RewardInputs):
-        raise TypeError(
-            "the observation carries no RewardInputs: give it a `reward_inputs` attribute or "
-            "metadata['reward_inputs'], or pass inputs_from= to openenv_rubric()"
-        )
-    return inputs
-
-
-@cache
-def _rubric_classes() -> tuple[type, type]:
-    # Imported on first use: `openenv` is optional and takes seconds to import.
-    from openenv.core.rubrics import Rubric
-
-    class ComponentRubric(Rubric):
-        """Reports one field of the parent's `RewardBreakdown` (for ``named_rubrics()``)."""
-
-        def __init__(self, field_name: str, transform: Callable[[Any], Any] = lambda v: v):
-            super().__init__()
-            self.field_name = field_name
-            self.transform = transform
-
-        def forward(self, action: Any, observation: Any) -> float | None:
-            value = getattr(observation, self.field_name)
-            return None if value is None else self.transform(value)
-
-    class SketchRewardRubric(Rubric):
-        """`combine` as an OpenEnv rubric; see `openenv_rubric`."""
-
-        def __init__(
-            self,
-            config: RewardConfig,
-            inputs_from: Callable[[Any, Any], RewardInputs],
-        ) -> None:
-            super().__init__()
-            self.config = config
-            self.inputs_from = inputs_from
-            self.last_breakdown: RewardBreakdown | None = None
-            self.gate = ComponentRubric("gate_passed", float)
-            self.preference = ComponentRubric("preference_term")
-            self.coverage = ComponentRubric("coverage_term")
-            self.dark_mass = ComponentRubric("dark_mass_penalty", lambda v: -v)
-            self.pairwise = ComponentRubric("pairwise_prob")
-
-        def forward(self, action: Any, observation: Any) -> float | None:
-            breakdown = self.inputs_from(action, observation).combine(self.config)
-            self.last_breakdown = breakdown
-            for child in self.children():
-                child(action, breakdown)
-            return breakdown.reward
-
-        def reset(self) -> None:
-            self.last_breakdown = None
-
-        def state_dict(self) -> dict[str, Any]:
-            return {"config": self.config.to_dict()}
-
-        def load_state_dict(self, state: dict[str, Any]) -> None:
-            self.config = RewardConfig.from_dict(state["config"])
-
-    return SketchRewardRubric, ComponentRubric
-
-
-def openenv_rubric(
-    config: RewardConfig | None = None,
-    inputs_from: Callable[[Any, Any], RewardInputs] | None = None,
-) -> Any:
-    """Wraps `combine` as an OpenEnv ``Rubric`` (``openenv.core.rubrics``).
-
-    OpenEnv environments compute rewards with ``observation.reward = self._apply_rubric(action,
-    observation)``. This rubric finds the rollout's `RewardInputs` on the observation (its
-    ``reward_inputs`` attribute or ``metadata["reward_inputs"]``, or wherever ``inputs_from``
-    says), combines them with ``config``, and returns the reward (``None`` for infrastructure
-    failures, which OpenEnv's ``Observation.reward`` accepts). The full breakdown is kept in
-    ``rubric.last_breakdown``, and its components are child rubrics (``gate``,
-    ``preference``, ``coverage``, ``dark_mass``, ``pairwise``) whose ``last_score`` shows up
-    in ``rubric.named_rubrics()``.
-
-    OpenEnv's own containers (``WeightedSum``, ``Gate``) are not used: they cannot return a
-    negative gate penalty or pass ``None`` through for infrastructure failures.
-
-    Args:
-        config: Weights and thresholds; the defaults when ``None``.
-        inputs_from: ``(action, observation) -> RewardInputs``; the default looks on the
-            observation as described above.
-
-    Returns:
-        An ``openenv.core.rubrics.Rubric``.
-
-    Raises:
-        ImportError: If ``openenv`` is not installed.
-    """
-    try:
-        rubric_cls, _ = _rubric_classes()
-    except ImportError as err:
-        raise ImportError("openenv_rubric() needs OpenEnv: pip install openenv") from err
-    return rubric_cls(config or RewardConfig(), inputs_from or _inputs_of)

@@ -14,7 +14,7 @@ Configuration comes from arguments or environment variables:
 - ``SKETCH_ENV_SCORER``: scorer spec (default ``heuristic``; ``hpsv3+http://host:port``).
 - ``SKETCH_ENV_MAX_STEPS``, ``SKETCH_ENV_REWARD_POLICY``: episode shape (1, ``last``).
 
-Run it with ``sketch-env serve``, ``python -m sketch_env.server.app`` or
+Run it with ``sketch-env serve``, ``python -m sketch_env.server`` or
 ``uvicorn sketch_env.server.app:app`` (the module attribute ``app`` is built on first access).
 """
 
@@ -29,10 +29,12 @@ from openenv.core.env_server.http_server import create_app
 
 from sketch_env.env.environment import SketchEnvironment
 from sketch_env.env.models import SketchAction, SketchObservation, SketchState
-from sketch_env.render import RenderConfig, SketchRenderer, shared_renderer
-from sketch_env.scoring.pipeline import Evaluator
+from sketch_env.evaluation.evaluator import Evaluator
+from sketch_env.render.config import RenderConfig
+from sketch_env.render.protocol import Renderer
+from sketch_env.render.renderer import shared_renderer
 
-__all__ = ["DEFAULT_MAX_SESSIONS", "ENV_NAME", "create_sketch_app", "main", "max_sessions_from_env"]
+__all__ = ["DEFAULT_MAX_SESSIONS", "ENV_NAME", "create_sketch_app", "max_sessions_from_env"]
 
 #: Name under which the environment is served (``/list_environments``, task API paths).
 ENV_NAME = "sketch_env"
@@ -69,7 +71,7 @@ def create_sketch_app(
     max_steps: int | None = None,
     reward_policy: str | None = None,
     include_image: bool = False,
-    renderer: SketchRenderer | str | None = None,
+    renderer: Renderer | str | None = None,
     render_config: RenderConfig | None = None,
 ) -> FastAPI:
     """Builds the FastAPI app.
@@ -144,25 +146,3 @@ def __getattr__(name: str) -> Any:
             _app = create_sketch_app()
         return _app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Runs the server (``python -m sketch_env.server.app [--host H] [--port P] ...``).
-
-    Args:
-        argv: Command-line arguments; ``sys.argv[1:]`` when ``None``.
-
-    Returns:
-        The exit status.
-    """
-    import argparse
-
-    from sketch_env.server import cli
-
-    parser = argparse.ArgumentParser(prog="python -m sketch_env.server.app")
-    cli.add_arguments(parser)
-    return cli.run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from sketch_env.render.config import RenderConfig
+from sketch_env.render.options import add_render_options, render_config_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,19 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-steps", type=int, default=None, help="sketches per episode")
     parser.add_argument("--reward-policy", choices=("last", "best"), default=None)
-    parser.add_argument("--pool-size", type=int, default=None, help="browsers in the pool")
-    parser.add_argument(
-        "--backend",
-        choices=("auto", "gpu", "llvmpipe", "swiftshader"),
-        default=None,
-        help="GL backend (default auto)",
-    )
-    parser.add_argument("--deadline", type=float, default=None, help="render deadline, seconds")
-    parser.add_argument(
-        "--renderer",
-        default="local",
-        help="'local' (browsers here, default) or a Ray cluster: 'ray://auto', 'ray://HOST:PORT'",
-    )
+    add_render_options(parser, renderer_spec=True)
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -65,15 +53,8 @@ def run(args: argparse.Namespace) -> int:
 
     from sketch_env.server.app import create_sketch_app
 
-    overrides: dict[str, object] = {}
-    if args.pool_size is not None:
-        overrides["pool_size"] = args.pool_size
-    if args.backend is not None:
-        overrides["backend"] = args.backend
-    if args.deadline is not None:
-        overrides["deadline_s"] = args.deadline
     try:
-        config = RenderConfig(**overrides) if overrides else None
+        config = render_config_from_args(args)
         app = create_sketch_app(
             max_sessions=args.max_sessions,
             scorer=args.scorer,
@@ -87,3 +68,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the server (``python -m sketch_env.server [--host H] [--port P] ...``).
+
+    Args:
+        argv: Command-line arguments; ``sys.argv[1:]`` when ``None``.
+
+    Returns:
+        The exit status.
+    """
+    parser = argparse.ArgumentParser(prog="python -m sketch_env.server")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

@@ -54,7 +54,7 @@ def server() -> Iterator[str]:
     command = [
         sys.executable,
         "-m",
-        "sketch_env.server.app",
+        "sketch_env.server",
         "--host",
         "127.0.0.1",
         "--port",

@@ -1,0 +1,144 @@
+"""`Rollout`: one reply taken all the way to its reward, and `RolloutStatus`, how it ended.
+
+`RolloutStatus` is the one vocabulary for "how did this rollout end" that every front end
+(environment observations, TRL metrics, ``results.jsonl``, the gallery) reports: the gate
+refused it, the scorer failed on a good picture, or else the render's own status.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sketch_env.gate.verdict import GateVerdict
+from sketch_env.render.result import Render, RenderStatus
+from sketch_env.scoring.base import Score
+from sketch_env.scoring.reward import RewardBreakdown
+
+__all__ = ["Rollout", "RolloutStatus"]
+
+
+class RolloutStatus(enum.StrEnum):
+    """How a rollout ended: the gate's refusal, a scorer failure, or the render's status.
+
+    The render statuses keep their `RenderStatus` values (a test checks that every
+    `RenderStatus` has its member here), so one word means one thing everywhere.
+    """
+
+    #: The gate refused the reply; nothing was rendered.
+    GATE_FAILED = "gate_failed"
+    #: The picture rendered but the scorer could not score it (reward ``None``).
+    INFRA_ERROR = "infra_error"
+    OK = "ok"
+    FRAME_CAPPED = "frame_capped"
+    UNFINISHED = "unfinished"
+    TIMEOUT = "timeout"
+    JS_ERROR = "js_error"
+    NO_CANVAS = "no_canvas"
+    REJECTED = "rejected"
+    CRASHED = "crashed"
+
+    @classmethod
+    def of_render(cls, status: RenderStatus) -> RolloutStatus:
+        """The rollout status of a render that went through: the render's own status."""
+        return cls(status.value)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> RolloutStatus:
+        """Reads the status of a ``results.jsonl`` record (`Rollout.to_dict` output).
+
+        Records written since the status was stored carry it; older ones are worked out from
+        the gate, render and components they hold, by the same rule as `Rollout.status`.
+
+        Args:
+            record: The record.
+
+        Returns:
+            The status.
+        """
+        if record.get("status"):
+            return cls(str(record["status"]))
+        render = record.get("render")
+        if not (record.get("gate") or {}).get("passed") or render is None:
+            return cls.GATE_FAILED
+        components = record.get("components") or {}
+        if components.get("infra_error") and render.get("status") != RenderStatus.CRASHED:
+            return cls.INFRA_ERROR
+        return cls(str(render.get("status")))
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """One reply taken all the way to its reward.
+
+    Args:
+        prompt: The prompt the picture was scored against.
+        seed: The render seed.
+        gate: The gate's verdict (its ``source`` is the extracted sketch).
+        render: The render, or ``None`` when the gate refused the sketch.
+        score: The scorer's score, or ``None`` when there was no picture or no answer.
+        reward: The reward and every component.
+        scorer: The scorer's name.
+        extra: More fields for `to_dict`.
+    """
+
+    prompt: str
+    seed: int
+    gate: GateVerdict
+    render: Render | None
+    score: Score | None
+    reward: RewardBreakdown
+    scorer: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def status(self) -> RolloutStatus:
+        """How the rollout ended (see `RolloutStatus`)."""
+        if not self.gate.passed or self.render is None:
+            return RolloutStatus.GATE_FAILED
+        if self.reward.infra_error and not self.render.status.is_infrastructure_failure:
+            return RolloutStatus.INFRA_ERROR
+        return RolloutStatus.of_render(self.render.status)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-serialisable view without the picture."""
+        return {
+            "prompt": self.prompt,
+            "seed": self.seed,
+            "scorer": self.scorer,
+            "status": self.status.value,
+            "reward": self.reward.reward,
+            "gate": self.gate.to_dict(),
+            "render": self.render.to_dict() if self.render is not None else None,
+            "score": self.score.to_dict() if self.score is not None else None,
+            "components": self.reward.to_dict(),
+            **self.extra,
+        }
+
+    def feedback(self) -> str:
+        """A short plain-text report for a policy that revises its sketch.
+
+        Returns:
+            What the gate said, how the render ended (with the first JavaScript errors), the
+            paint coverage, the score and the reward.
+        """
+        lines: list[str] = []
+        if not self.gate.passed:
+            lines.append("The sketch was not run. Fix these problems:")
+            lines += [f"- {reason}" for reason in self.gate.reasons]
+        elif self.render is not None:
+            lines.append(f"Render: {self.render.status.value} in {self.render.elapsed_ms:.0f} ms.")
+            errors = [e for e in self.render.errors if e]
+            if errors:
+                lines.append("JavaScript errors:")
+                lines += [f"- {e}" for e in errors[:5]]
+            lines.append(f"Paint coverage: {self.render.paint_fraction:.1%} of the canvas.")
+        if self.score is not None:
+            lines.append(f"Score ({self.scorer}): {self.score.value:.3f}.")
+        if self.reward.infra_error:
+            lines.append(f"Not scored (infrastructure failure: {self.reward.infra_error}).")
+        if self.reward.reward is not None:
+            lines.append(f"Reward: {self.reward.reward:.3f}.")
+        return "\n".join(lines)

@@ -1,0 +1,169 @@
+"""The gate's results and configuration: plain data, no parser (light to import)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from sketch_env.config import JsonConfig
+
+#: Replies larger than this (UTF-8 bytes) are refused unread: 256 KiB is ~50x a rich sketch.
+DEFAULT_MAX_REPLY_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class GateIssue:
+    """One reason a sketch fails the gate.
+
+    Args:
+        code: Machine-readable kind, e.g. ``"syntax_error"``, ``"unknown_brush_member"``,
+            ``"network"``.
+        message: What is wrong and how to fix it, in plain words.
+        line: 1-based line in the extracted sketch, where one applies.
+        column: 1-based column (in characters), where one applies.
+        count: How many places the same problem occurs (reported once).
+    """
+
+    code: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    count: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-serialisable view."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """The sketch taken out of a model reply.
+
+    Args:
+        source: The sketch, or ``None`` when the reply holds none (see ``error``).
+        fenced: Whether the source came from a fenced code block.
+        blocks: How many candidate (JavaScript or untagged) code blocks the reply held.
+        chosen: Index of the block used among those candidates, or ``None``.
+        notes: Things worth knowing that are not failures (several blocks, an unterminated
+            fence).
+        error: Why no source could be taken, or ``None``.
+    """
+
+    source: str | None
+    fenced: bool = False
+    blocks: int = 0
+    chosen: int | None = None
+    notes: tuple[str, ...] = ()
+    error: GateIssue | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-serialisable view."""
+        return {
+            "source": self.source,
+            "fenced": self.fenced,
+            "blocks": self.blocks,
+            "chosen": self.chosen,
+            "notes": list(self.notes),
+            "error": self.error.to_dict() if self.error else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GateVerdict:
+    """The gate's answer for one reply or sketch.
+
+    Args:
+        passed: Whether the sketch may be rendered.
+        issues: Every failure found, in source order within each rule.
+        source: The sketch that was checked (``None`` when none could be extracted).
+        notes: Non-failing remarks (e.g. "3 code blocks; used block 2").
+    """
+
+    passed: bool
+    issues: tuple[GateIssue, ...] = ()
+    source: str | None = field(default=None, repr=False)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def reasons(self) -> list[str]:
+        """Human-readable reasons, one per issue."""
+        return [issue.message for issue in self.issues]
+
+    @property
+    def codes(self) -> list[str]:
+        """Machine-readable codes, parallel to `reasons`."""
+        return [issue.code for issue in self.issues]
+
+    def to_dict(self, include_source: bool = False) -> dict[str, Any]:
+        """Returns a JSON-serialisable view.
+
+        Args:
+            include_source: Also include the checked source (can be large).
+
+        Returns:
+            A dict with ``passed``, ``reasons``, ``codes``, ``issues``, ``notes``.
+        """
+        out: dict[str, Any] = {
+            "passed": self.passed,
+            "reasons": self.reasons,
+            "codes": self.codes,
+            "issues": [issue.to_dict() for issue in self.issues],
+            "notes": list(self.notes),
+        }
+        if include_source:
+            out["source"] = self.source
+        return out
+
+
+@dataclass(frozen=True)
+class GateConfig(JsonConfig):
+    """Which gate rules apply. Serialisable with `to_dict`/`from_dict`/`to_json`/`from_json`.
+
+    Args:
+        max_reply_bytes: Replies (and sketches) larger than this many UTF-8 bytes fail unread.
+        require_setup: Require a ``setup`` that p5's global mode can find.
+        require_webgl_canvas: Require ``createCanvas(w, h, WEBGL)``.
+        require_brush_call: Require at least one ``brush.*`` call.
+        reject_unknown_brush: Refuse ``brush.*`` names that p5.brush does not export.
+        forbid_escapes: Refuse network, asset, storage, dynamic-code and DOM escapes.
+        forbid_text: Refuse ``text()`` (off by default: some prompts ask for lettering).
+        max_bare_primitives: At most this many bare p5 shape calls (`PRIMITIVES`); ``None``
+            (the default) for no limit, ``0`` to refuse any. Off by default because a few
+            p5 shapes under brush work are legitimate; turn it on against the reward hack of
+            drawing with p5 primitives instead of p5.brush.
+
+    Raises:
+        ValueError: If a field has the wrong type or range.
+
+    Examples:
+        >>> GateConfig.from_dict({"forbid_text": True}).forbid_text
+        True
+    """
+
+    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
+    require_setup: bool = True
+    require_webgl_canvas: bool = True
+    require_brush_call: bool = True
+    reject_unknown_brush: bool = True
+    forbid_escapes: bool = True
+    forbid_text: bool = False
+    max_bare_primitives: int | None = None
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("bool", bool) and not isinstance(value, bool):
+                raise ValueError(f"GateConfig.{f.name} must be a bool, got {value!r}")
+        if isinstance(self.max_reply_bytes, bool) or not isinstance(self.max_reply_bytes, int):
+            raise ValueError(
+                f"GateConfig.max_reply_bytes must be an int, got {self.max_reply_bytes!r}"
+            )
+        if self.max_reply_bytes < 1:
+            raise ValueError(f"GateConfig.max_reply_bytes must be >= 1, got {self.max_reply_bytes}")
+        limit = self.max_bare_primitives
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
+        ):
+            raise ValueError(
+                f"GateConfig.max_bare_primitives must be None or an int >= 0, got {limit!r}"
+            )

@@ -1,0 +1,102 @@
+"""The renderer's command-line options, declared once for every command that renders.
+
+``sketch-env render``, ``rollout``, ``serve``, ``pool refresh`` and ``doctor`` take the same
+``--backend`` (choices from the GL backend registry), ``--pool-size``, ``--deadline``,
+``--max-frames`` and, where rendering may leave the machine, ``--renderer``; their defaults are
+`RenderConfig`'s, so a flag left out means what the Python API means.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import fields
+from typing import Any
+
+from sketch_env.render.config import RenderConfig
+from sketch_env.render.gl_backends import BACKEND_CHOICES
+
+__all__ = ["add_render_options", "render_config_from_args"]
+
+#: Option name -> `RenderConfig` field it sets.
+_FIELDS = {
+    "backend": "backend",
+    "pool_size": "pool_size",
+    "deadline": "deadline_s",
+    "max_frames": "max_frames",
+}
+
+
+def add_render_options(
+    parser: argparse.ArgumentParser,
+    *,
+    renderer_spec: bool = False,
+    pool_size: bool = True,
+    defaults: dict[str, Any] | None = None,
+) -> None:
+    """Adds the shared renderer options to a command's parser.
+
+    Args:
+        parser: The command's parser.
+        renderer_spec: Also add ``--renderer`` (``local`` or ``ray://...``).
+        pool_size: Add ``--pool-size`` (a command that fixes its pool leaves it out).
+        defaults: Per-command defaults for `RenderConfig` fields (e.g. a longer deadline for
+            measurements), shown in ``--help``.
+    """
+    base = {f.name: f.default for f in fields(RenderConfig)}
+    base.update(defaults or {})
+    group = parser.add_argument_group("rendering")
+    group.add_argument(
+        "--backend",
+        choices=BACKEND_CHOICES,
+        default=base["backend"],
+        help=f"GL backend (default {base['backend']}: the fastest that gives WebGL2)",
+    )
+    if pool_size:
+        group.add_argument(
+            "--pool-size",
+            type=int,
+            metavar="N",
+            default=base["pool_size"],
+            help="browsers rendering at once (default: one per core, at most 8)",
+        )
+    group.add_argument(
+        "--deadline",
+        type=float,
+        metavar="S",
+        default=base["deadline_s"],
+        help=f"hard wall-clock bound per render, seconds (default {base['deadline_s']:g})",
+    )
+    group.add_argument(
+        "--max-frames",
+        type=int,
+        metavar="N",
+        default=base["max_frames"],
+        help=f"frames after which an endless draw() is captured (default {base['max_frames']})",
+    )
+    if renderer_spec:
+        group.add_argument(
+            "--renderer",
+            default="local",
+            help="'local' (browsers on this machine, default) or a Ray cluster: 'ray://auto', "
+            "'ray://HOST:PORT'",
+        )
+
+
+def render_config_from_args(args: argparse.Namespace, **fixed: Any) -> RenderConfig:
+    """Builds the `RenderConfig` the shared options describe.
+
+    Args:
+        args: Parsed arguments of a parser given `add_render_options`.
+        **fixed: Fields the command sets itself (e.g. ``pool_size=1``).
+
+    Returns:
+        The configuration.
+
+    Raises:
+        ValueError: On a bad value (the message names the field).
+    """
+    values = {
+        field: getattr(args, option) for option, field in _FIELDS.items() if hasattr(args, option)
+    }
+    values.update(fixed)
+    return RenderConfig(**values)

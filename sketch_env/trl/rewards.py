@@ -1,0 +1,183 @@
+"""`SketchReward`, the reward function TRL calls, and the components it can return."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sketch_env.evaluation.cache import EvaluationKey, SketchEvaluation
+from sketch_env.evaluation.rollout import Rollout
+from sketch_env.trl.metrics import log_batch
+
+__all__ = ["COMPONENTS", "SketchReward"]
+
+
+def _reward_value(rollout: Rollout) -> float | None:
+    return rollout.reward.reward
+
+
+def _coverage_value(rollout: Rollout) -> float | None:
+    breakdown = rollout.reward
+    if breakdown.reward is None:
+        return None
+    # A refused or failed sketch painted nothing that counts: 0, the bottom of the term's range.
+    return breakdown.coverage_term if breakdown.coverage_term is not None else 0.0
+
+
+def _gate_value(rollout: Rollout) -> float | None:
+    # The gate runs before anything can fail in the infrastructure, so it always has an answer.
+    return 1.0 if rollout.gate.passed else 0.0
+
+
+def _preference_value(rollout: Rollout) -> float | None:
+    breakdown = rollout.reward
+    if breakdown.reward is None:
+        return None
+    return breakdown.preference_term if breakdown.preference_term is not None else 0.0
+
+
+#: Component name -> (how to read it off a `Rollout`, one-line description).
+COMPONENTS: dict[str, tuple[Callable[[Rollout], float | None], str]] = {
+    "reward": (_reward_value, "the combined reward (RewardConfig's formula)"),
+    "coverage": (_coverage_value, "the paint-coverage term in [0, 1]; 0 when nothing ran"),
+    "gate": (_gate_value, "1 when the sketch passed the gate, else 0"),
+    "preference": (
+        _preference_value,
+        "the preference term (HPSv3 mu or the heuristic score); 0 when there was no picture",
+    ),
+}
+
+
+class SketchReward:
+    """A reward function for `trl.GRPOTrainer` that paints, scores and logs.
+
+    TRL calls it with the batch's ``prompts`` and ``completions`` (plain text or chat
+    messages), every dataset column as a keyword argument, and its ``log_metric`` /
+    ``log_extra`` callbacks. The picture is scored against, in order: the ``prompt_text``
+    column, the prompt of the ``task_id`` column, or the scene in the chat prompt's last user
+    message. A ``seed`` column sets the render seed per row. The whole batch is evaluated in one
+    `Evaluator` call: rendered concurrently, scored in one batch.
+
+    Args:
+        evaluation: A `SketchEvaluation` to share with other reward functions; a new one is
+            built from ``**evaluation_args`` when ``None``.
+        component: Which number to return: ``"reward"`` (the combined reward) or another key
+            of `COMPONENTS`.
+        name: The function name TRL logs the reward under; ``"sketch_<component>"`` by default
+            (``"sketch_reward"`` for the combined reward).
+        log: Whether to log the batch's metrics (once per batch across functions sharing an
+            evaluation).
+        **evaluation_args: Passed to `SketchEvaluation` (``scorer``, ``renderer``,
+            ``reward_config``, ``gate_config``, ``seed``, ``tasks``...).
+
+    Returns:
+        Calling it returns one ``float | None`` per completion.
+
+    Raises:
+        ValueError: On an unknown component, or both ``evaluation`` and ``evaluation_args``.
+
+    Examples:
+        ```python
+        reward = SketchReward(scorer="heuristic")
+        coverage, gate = reward.component("coverage"), reward.component("gate")
+        trainer = GRPOTrainer(..., reward_funcs=[reward, coverage, gate],
+                              args=GRPOConfig(reward_weights=[1.0, 0.5, 0.5], ...))
+        ```
+    """
+
+    def __init__(
+        self,
+        evaluation: SketchEvaluation | None = None,
+        *,
+        component: str = "reward",
+        name: str | None = None,
+        log: bool = True,
+        **evaluation_args: Any,
+    ) -> None:
+        if component not in COMPONENTS:
+            raise ValueError(f"unknown component {component!r}; choose from {sorted(COMPONENTS)}")
+        if evaluation is not None and evaluation_args:
+            raise ValueError("give either an evaluation or the arguments to build one, not both")
+        self.evaluation = evaluation or SketchEvaluation(**evaluation_args)
+        self.component_name = component
+        self._read = COMPONENTS[component][0]
+        self.log = log
+        default_name = "sketch_reward" if component == "reward" else f"sketch_{component}"
+        self.__name__ = name or default_name
+        self.last_rollouts: list[Rollout] = []
+
+    def __repr__(self) -> str:
+        return f"SketchReward(component={self.component_name!r}, name={self.__name__!r})"
+
+    def component(self, component: str, name: str | None = None) -> SketchReward:
+        """Returns a reward function for another component over the same evaluation.
+
+        Args:
+            component: A key of `COMPONENTS`.
+            name: Its logged name; ``"sketch_<component>"`` by default.
+
+        Returns:
+            The new `SketchReward` (it shares this one's cache: no extra renders).
+        """
+        return SketchReward(self.evaluation, component=component, name=name, log=self.log)
+
+    def components(self, *names: str) -> list[SketchReward]:
+        """Reward functions for several components over the same evaluation.
+
+        Args:
+            *names: Keys of `COMPONENTS`; all of them (combined reward first) when empty.
+
+        Returns:
+            One `SketchReward` per name (this object itself for its own component).
+        """
+        wanted = names or tuple(COMPONENTS)
+        return [self if n == self.component_name else self.component(n) for n in wanted]
+
+    def _prepare(
+        self,
+        prompts: Sequence[Any] | None,
+        completions: Sequence[Any],
+        kwargs: dict[str, Any],
+    ) -> tuple[list[EvaluationKey], Any]:
+        keys = self.evaluation.keys(
+            prompts if prompts is not None else [None] * len(completions),
+            completions,
+            task_id=kwargs.get("task_id"),
+            prompt_text=kwargs.get("prompt_text"),
+            seed=kwargs.get("seed"),
+        )
+        state = kwargs.get("trainer_state")
+        marker = (getattr(state, "global_step", None), tuple(keys))
+        return keys, marker
+
+    def _finish(self, rollouts: list[Rollout], marker: Any, kwargs: dict[str, Any]) -> list:
+        self.last_rollouts = rollouts
+        if self.log:
+            log_batch(
+                self.evaluation,
+                marker,
+                rollouts,
+                kwargs.get("log_metric"),
+                kwargs.get("log_extra"),
+            )
+        return [self._read(r) for r in rollouts]
+
+    def __call__(
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] = (),
+        **kwargs: Any,
+    ) -> list[float | None]:
+        """Scores a batch of completions (TRL's reward-function contract).
+
+        Args:
+            prompts: The prompts, one per completion (plain text or chat messages).
+            completions: The completions (plain text or chat messages).
+            **kwargs: Dataset columns (``task_id``, ``prompt_text``, ``seed`` are read) and
+                TRL's ``trainer_state``, ``log_metric``, ``log_extra``, ``completion_ids``.
+
+        Returns:
+            One value per completion; ``None`` where the infrastructure failed.
+        """
+        keys, marker = self._prepare(prompts, completions, kwargs)
+        return self._finish(self.evaluation.rollouts(keys), marker, kwargs)

@@ -1,0 +1,164 @@
+"""The package's shape: light wire models, lazy packages, one vocabulary, one registry, no
+import cycles, old import paths that still work."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import subprocess
+import sys
+import typing
+import warnings
+from pathlib import Path
+
+import pytest
+
+from sketch_env.evaluation.rollout import RolloutStatus
+from sketch_env.render.gl_backends import BACKEND_CHOICES, GL_BACKENDS, BackendName
+from sketch_env.render.protocol import Renderer
+from sketch_env.render.result import RenderStatus
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("playwright", "tree_sitter", "sketch_env.render.renderer", "sketch_env.scoring.heuristic")
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running ``code``."""
+    script = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    return set(json.loads(out.strip().splitlines()[-1]))
+
+
+def test_importing_the_client_loads_no_renderer_parser_or_scorer() -> None:
+    loaded = _modules_after("import sketch_env.server.client")
+    assert not [m for m in HEAVY if m in loaded]
+    # openenv 0.10's own client package imports numpy (through gradio); we add nothing heavy
+    # beyond what openenv itself brings.
+    baseline = _modules_after("import openenv.core.env_client")
+    ours = {m for m in loaded - baseline if not m.startswith("sketch_env")}
+    assert not [m for m in ours if m.split(".")[0] in ("numpy", "PIL", "playwright", "torch")]
+
+
+def test_importing_the_package_registers_gymnasium_without_the_renderer() -> None:
+    code = "import sketch_env, gymnasium\nassert 'sketch_env/Sketch-v0' in gymnasium.registry"
+    loaded = _modules_after(code)
+    assert not [m for m in HEAVY if m in loaded]
+
+
+def test_importing_the_trl_package_loads_neither_trl_nor_the_renderer() -> None:
+    loaded = _modules_after("import sketch_env.trl")
+    assert not [m for m in (*HEAVY, "trl", "torch") if m in loaded]
+
+
+@pytest.mark.parametrize(
+    ("old", "names"),
+    [
+        ("sketch_env.scoring.gate", ["gate_reply", "GateConfig"]),
+        ("sketch_env.scoring.pipeline", ["Evaluator", "Rollout"]),
+    ],
+)
+def test_old_import_paths_still_work_and_name_the_new_one(old: str, names: list[str]) -> None:
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = __import__(old, fromlist=names)
+    assert all(hasattr(module, n) for n in names)
+    assert any("moved to" in str(w.message) for w in caught)
+
+
+def test_every_render_status_is_a_rollout_status() -> None:
+    for status in RenderStatus:
+        assert RolloutStatus.of_render(status).value == status.value
+
+
+def test_rollout_status_is_read_back_from_records_by_the_same_rule() -> None:
+    gate_failed = {"gate": {"passed": False}, "render": None}
+    scorer_down = {
+        "gate": {"passed": True},
+        "render": {"status": "ok"},
+        "components": {"infra_error": "scorer down"},
+    }
+    crashed = {**scorer_down, "render": {"status": "crashed"}}
+    assert RolloutStatus.from_record(gate_failed) is RolloutStatus.GATE_FAILED
+    assert RolloutStatus.from_record(scorer_down) is RolloutStatus.INFRA_ERROR
+    assert RolloutStatus.from_record(crashed) is RolloutStatus.CRASHED
+    assert RolloutStatus.from_record({"status": "timeout"}) is RolloutStatus.TIMEOUT
+
+
+def _backend_options(parser: argparse.ArgumentParser, name: str) -> dict[str, tuple[str, ...]]:
+    """``--backend`` choices of a parser and its nested subcommands, by command name."""
+    found: dict[str, tuple[str, ...]] = {}
+    for action in parser._actions:
+        if "--backend" in action.option_strings:
+            found[name] = tuple(action.choices or ())
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                found.update(_backend_options(sub, f"{name} {sub_name}"))
+    return found
+
+
+def test_backend_names_come_from_one_registry() -> None:
+    from sketch_env.cli import SUBCOMMANDS, build_parser
+
+    assert BACKEND_CHOICES == ("auto", *GL_BACKENDS)
+    assert typing.get_args(BackendName) == BACKEND_CHOICES
+    found: dict[str, tuple[str, ...]] = {}
+    for name in SUBCOMMANDS:
+        if name not in ("bench", "hpsv3"):
+            found.update(_backend_options(build_parser(name), name))
+    assert {"render", "rollout", "serve", "doctor", "pool refresh"} <= set(found)
+    assert {name: BACKEND_CHOICES for name in found} == found
+
+
+def test_both_renderers_have_every_member_of_the_protocol() -> None:
+    pytest.importorskip("ray")
+    from sketch_env.distributed.renderer import RayRenderer
+    from sketch_env.render.renderer import SketchRenderer
+
+    members = [n for n in vars(Renderer) if not n.startswith("_")]
+    assert {"render", "render_many", "start", "close", "pool_size", "backend"} <= set(members)
+    for cls in (SketchRenderer, RayRenderer):
+        assert [m for m in members if not hasattr(cls, m)] == [], cls.__name__
+
+
+def _imports_of(path: Path) -> set[str]:
+    """Modules a file imports, at any depth, except under ``if TYPE_CHECKING:``."""
+    found: set[str] = set()
+
+    class Visitor(ast.NodeVisitor):
+        def visit_If(self, node: ast.If) -> None:
+            if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+                for child in node.orelse:
+                    self.visit(child)
+                return
+            self.generic_visit(node)
+
+        def visit_Import(self, node: ast.Import) -> None:
+            found.update(alias.name for alias in node.names)
+
+        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+            if node.module and node.level == 0:
+                found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+
+    Visitor().visit(ast.parse(path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    modules: dict[str, Path] = {}
+    for path in (ROOT / "sketch_env").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    packages = {m for m, p in modules.items() if p.name == "__init__.py"}
+    graph = {m: (_imports_of(p) & set(modules)) - {m} for m, p in modules.items()}
+    cycles = sorted(
+        (a, b)
+        for a in graph
+        for b in graph[a]
+        if a < b and a in graph.get(b, set()) and not {a, b} & packages
+    )
+    assert cycles == []
