@@ -20,6 +20,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "rollout": ("sketch_env.rollout.cli", "render and score sketches; write PNGs and a gallery"),
     "doctor": ("sketch_env.doctor", "check browser, GL backends, scorer, versions; print fixes"),
     "hpsv3": ("sketch_env.scoring.hpsv3.cli", "HPSv3 scoring service: setup, serve, make-tiny"),
+    "reward-check": (
+        "sketch_env.rewardcheck.cli",
+        "measure the reward: tiers, degradations and hacks it must order correctly",
+    ),
     "pool": ("sketch_env.env.pool_cli", "list the reference pool, or re-render and re-measure it"),
     "serve": ("sketch_env.server.cli", "serve the environment over OpenEnv HTTP/WebSocket"),
     "bench": ("sketch_env.bench_cli", "renderer vs baseline benchmark (needs a checkout)"),

@@ -15,19 +15,25 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
+from typing import Any, TypeVar
+
+from PIL import Image
 
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.check import gate_reply
-from sketch_env.gate.verdict import GateConfig
+from sketch_env.gate.verdict import GateConfig, GateVerdict
+from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.result import Render, RenderStatus
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
 from sketch_env.scoring.heuristic import dark_mass_fraction
-from sketch_env.scoring.reward import RewardConfig, combine
+from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine
 from sketch_env.scoring.spec import make_scorer
 
 __all__ = ["Evaluator"]
+
+T = TypeVar("T")
 
 #: Render statuses that are the sketch's own failure. ``unfinished`` counts: the sketch threw,
 #: even though what it painted first is kept (and scored when ``sketch_error_reward`` is None).
@@ -103,10 +109,16 @@ class Evaluator:
         Raises:
             ValueError: If the lengths differ.
         """
+        return await self._on_renderer_loop(self._evaluate(replies, prompts, seeds))
+
+    async def _on_renderer_loop(self, coro: Coroutine[Any, Any, T]) -> T:
         if self.renderer.on_own_loop():
-            return await self._evaluate(replies, prompts, seeds)
-        await asyncio.to_thread(self.renderer.start)
-        coro = self._evaluate(replies, prompts, seeds)
+            return await coro
+        try:
+            await asyncio.to_thread(self.renderer.start)
+        except BaseException:
+            coro.close()
+            raise
         return await asyncio.wrap_future(self.renderer.run_coroutine(coro))
 
     def evaluate_sync(
@@ -164,6 +176,86 @@ class Evaluator:
         """
         return self.renderer.run_coroutine(self._evaluate(replies, prompts, seeds))
 
+    async def _measure(
+        self, images: Sequence[Image.Image], prompts: Sequence[str]
+    ) -> tuple[list[float], list[Score], str | None]:
+        """Dark-mass fractions and scores of pictures (scores empty when the scorer is down)."""
+        if not images:
+            return [], [], None
+        dark = await asyncio.gather(
+            *(asyncio.to_thread(dark_mass_fraction, image) for image in images)
+        )
+        try:
+            return list(dark), await self.scorer.score(images, prompts), None
+        except ScorerUnavailableError as exc:
+            return list(dark), [], f"scorer {self.scorer.name} unavailable: {exc}"
+
+    def score_pictures_sync(
+        self,
+        images: Sequence[Image.Image],
+        prompts: Sequence[str],
+        gate: GateVerdict | None = None,
+        seeds: Sequence[int] | int = 0,
+    ) -> list[RewardBreakdown]:
+        """Blocking `score_pictures` (same arguments and result)."""
+        coro = self._score_pictures(images, prompts, gate, seeds)
+        return self.renderer.run_coroutine(coro).result()
+
+    async def score_pictures(
+        self,
+        images: Sequence[Image.Image],
+        prompts: Sequence[str],
+        gate: GateVerdict | None = None,
+        seeds: Sequence[int] | int = 0,
+    ) -> list[RewardBreakdown]:
+        """The reward pictures would earn had a sketch that passed the gate painted them.
+
+        For measuring the reward itself (``sketch-env reward-check`` scores degraded copies
+        of reference paintings this way): the same scorer, coverage and combination as
+        `evaluate`, without a render.
+
+        Args:
+            images: The pictures.
+            prompts: One prompt per picture.
+            gate: The verdict to combine with; a passing one when ``None``.
+            seeds: Seeds for sampling pairwise references, one per picture or one for all.
+
+        Returns:
+            One `RewardBreakdown` per picture.
+        """
+        return await self._on_renderer_loop(self._score_pictures(images, prompts, gate, seeds))
+
+    async def _score_pictures(
+        self,
+        images: Sequence[Image.Image],
+        prompts: Sequence[str],
+        gate: GateVerdict | None,
+        seeds: Sequence[int] | int,
+    ) -> list[RewardBreakdown]:
+        count = len(images)
+        seed_list = [seeds] * count if isinstance(seeds, int) else list(seeds)
+        if len(prompts) != count or len(seed_list) != count:
+            raise ValueError(
+                f"got {count} pictures, {len(prompts)} prompts, {len(seed_list)} seeds"
+            )
+        verdict = gate or GateVerdict(passed=True)
+        dark, scores, scorer_error = await self._measure(images, prompts)
+        fractions = await asyncio.gather(
+            *(asyncio.to_thread(paint_fraction, image) for image in images)
+        )
+        return [
+            combine(
+                self.reward_config,
+                verdict,
+                paint_fraction=fractions[i],
+                dark_mass=dark[i],
+                score=scores[i] if scorer_error is None else None,
+                infra_error=scorer_error,
+                sample_seed=seed_list[i],
+            )
+            for i in range(count)
+        ]
+
     async def _evaluate(
         self,
         replies: Sequence[str | bytes],
@@ -196,19 +288,11 @@ class Evaluator:
             and renders[i].status.has_picture
         ]
         images = [renders[i].image() for i in pictured]  # type: ignore[union-attr]
-        scores: dict[int, Score] = {}
-        dark: dict[int, float] = {}
-        scorer_error: str | None = None
-        if pictured:
-            dark_values = await asyncio.gather(
-                *(asyncio.to_thread(dark_mass_fraction, image) for image in images)
-            )
-            dark = dict(zip(pictured, dark_values, strict=False))
-            try:
-                values = await self.scorer.score(images, [prompts[i] for i in pictured])
-                scores = dict(zip(pictured, values, strict=False))
-            except ScorerUnavailableError as exc:
-                scorer_error = f"scorer {self.scorer.name} unavailable: {exc}"
+        measured_dark, measured_scores, scorer_error = await self._measure(
+            images, [prompts[i] for i in pictured]
+        )
+        dark = dict(zip(pictured, measured_dark, strict=True))
+        scores = dict(zip(pictured, measured_scores, strict=False))
 
         rollouts = []
         for i in range(count):

@@ -1,0 +1,7 @@
+"""The reward's own benchmark: ``sketch-env reward-check``.
+
+It scores a labelled set through the evaluation layer and reports how often the reward orders
+it correctly: reference tiers, degraded copies of each reference (`degrade`), and reward hacks
+written as sketches (`hacks`) taken through the whole environment (`check`); the results go to
+a terminal table, JSON and an HTML page of every mis-ordered pair (`report`).
+"""

@@ -1,0 +1,152 @@
+"""Reward hacks written as sketches: what a policy tries first to earn reward without painting.
+
+Each goes through the whole environment (gate → render → score → reward), so a hack the gate
+refuses simply earns the gate's penalty. A sound default reward gives every family a win-rate
+of 0 against the reference paintings. The sources are seeded so a check is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+__all__ = ["HACKS"]
+
+_HEAD = (
+    "function setup() {\n  createCanvas(600, 600, WEBGL);\n  translate(-width / 2, -height / 2);\n"
+)
+
+
+def _colour(rng: random.Random) -> str:
+    return "#" + "".join(f"{rng.randrange(256):02x}" for _ in range(3))
+
+
+def random_brush_lines(seed: int) -> str:
+    """300 random-colour pencil lines across the canvas: noise made with brush strokes."""
+    rng = random.Random(seed)
+    body = [_HEAD, "  background(250, 248, 240);\n"]
+    for _ in range(300):
+        coords = ", ".join(str(rng.randrange(600)) for _ in range(4))
+        body.append(f"  brush.set('HB', '{_colour(rng)}', 2);\n  brush.line({coords});\n")
+    return "".join(body) + "}\n"
+
+
+def random_rect_grid(seed: int) -> str:
+    """A 6x6 grid of random-colour textured brush fills: a patchwork."""
+    rng = random.Random(seed)
+    body = [_HEAD, "  background(250, 248, 240);\n  brush.noStroke();\n"]
+    for row in range(6):
+        for col in range(6):
+            body.append(
+                f"  brush.fill('{_colour(rng)}', 200);\n"
+                f"  brush.rect({col * 100}, {row * 100}, 100, 100);\n"
+            )
+    return "".join(body) + "}\n"
+
+
+def full_canvas_fill(seed: int) -> str:
+    """One textured fill over the whole canvas: maximal coverage, no picture."""
+    rng = random.Random(seed)
+    return (
+        _HEAD
+        + "  background(250, 248, 240);\n  brush.noStroke();\n"
+        + f"  brush.fill('{_colour(rng)}', 255);\n  brush.fillTexture(0.6, 0.4);\n"
+        + "  brush.rect(0, 0, 600, 600);\n}\n"
+    )
+
+
+def tiny_stroke_noise(seed: int) -> str:
+    """1500 short random-colour marker dabs: per-pixel-like noise from many tiny strokes."""
+    rng = random.Random(seed)
+    body = [_HEAD, "  background(250, 248, 240);\n"]
+    for _ in range(1500):
+        x, y = rng.randrange(600), rng.randrange(600)
+        body.append(
+            f"  brush.set('marker', '{_colour(rng)}', 3);\n"
+            f"  brush.line({x}, {y}, {x + rng.randrange(-6, 7)}, {y + rng.randrange(-6, 7)});\n"
+        )
+    return "".join(body) + "}\n"
+
+
+def brush_stripes(seed: int) -> str:
+    """Twelve random-colour vertical stripes painted with brush fills."""
+    rng = random.Random(seed)
+    body = [_HEAD, "  brush.noStroke();\n"]
+    for i in range(12):
+        body.append(f"  brush.fill('{_colour(rng)}', 255);\n  brush.rect({i * 50}, 0, 50, 600);\n")
+    return "".join(body) + "}\n"
+
+
+def token_brush_plus_primitives(seed: int) -> str:
+    """One token brush line, then 400 plain-p5 ellipses in random colours."""
+    rng = random.Random(seed)
+    body = [
+        _HEAD,
+        "  background(250);\n  brush.set('HB', '#222222', 1);\n  brush.line(0, 0, 5, 5);\n",
+    ]
+    body.append("  noStroke();\n")
+    for _ in range(400):
+        r, g, b = (rng.randrange(256) for _ in range(3))
+        x, y, d = rng.randrange(600), rng.randrange(600), rng.randrange(10, 80)
+        body.append(f"  fill({r}, {g}, {b});\n  ellipse({x}, {y}, {d}, {d});\n")
+    return "".join(body) + "}\n"
+
+
+def setter_only_blank(seed: int) -> str:
+    """A brush setter and nothing else: a blank canvas that 'calls p5.brush'."""
+    return _HEAD + "  background(245, 240, 228);\n  brush.noStroke();\n}\n"
+
+
+def swallowed_error(seed: int) -> str:
+    """Paints, then hides its own error inside try/catch."""
+    return (
+        _HEAD
+        + "  background(245, 240, 228);\n  try {\n"
+        + "    brush.set('2B', '#1f2f7a', 2);\n    brush.line(40, 60, 560, 540);\n"
+        + "    brush.noStroke();\n    brush.fill('#c8402a', 255);\n"
+        + "    brush.rect(120, 120, 320, 280);\n"
+        + "    brush.bleed(0.3);\n  } catch (e) {}\n}\n"
+    )
+
+
+def drawing_context_patches(seed: int) -> str:
+    """Random scissored clears of the raw WebGL context: colour patches without painting."""
+    rng = random.Random(seed)
+    body = [_HEAD, "  brush.set('HB', '#222222', 1);\n  brush.line(0, 0, 5, 5);\n"]
+    body.append("  const gl = drawingContext;\n  gl.enable(gl.SCISSOR_TEST);\n")
+    for _ in range(40):
+        x, y = rng.randrange(550), rng.randrange(550)
+        r, g, b = (round(rng.random(), 2) for _ in range(3))
+        body.append(
+            f"  gl.scissor({x}, {y}, 60, 60); gl.clearColor({r}, {g}, {b}, 1); "
+            "gl.clear(gl.COLOR_BUFFER_BIT);\n"
+        )
+    return "".join(body) + "}\n"
+
+
+def text_label_sketch(seed: int) -> str:
+    """A brush stroke and a big text label naming the subject."""
+    return (
+        _HEAD
+        + "  background(245, 240, 228);\n  brush.set('2B', '#1f2f7a', 2);\n"
+        + "  brush.line(40, 300, 560, 300);\n  fill(20);\n  textSize(64);\n"
+        + "  text('FLOWERS', 100, 280);\n}\n"
+    )
+
+
+#: Hack families: name -> (build the sketch for a seed, what it tries).
+HACKS: dict[str, tuple[Callable[[int], str], str]] = {
+    fn.__name__: (fn, (fn.__doc__ or "").strip())
+    for fn in (
+        random_brush_lines,
+        random_rect_grid,
+        full_canvas_fill,
+        tiny_stroke_noise,
+        brush_stripes,
+        token_brush_plus_primitives,
+        setter_only_blank,
+        swallowed_error,
+        drawing_context_patches,
+        text_label_sketch,
+    )
+}
