@@ -150,6 +150,9 @@ def test_scorer_protocol_terms_and_range() -> None:
             "near_blank_factor",
             "mass_factor",
             "noise_factor",
+            "palette_factor",
+            "composition_factor",
+            "marks_factor",
             "blank",
         ):
             assert term in names
@@ -160,6 +163,9 @@ def test_scorer_protocol_terms_and_range() -> None:
             * names["near_blank_factor"]
             * names["mass_factor"]
             * names["noise_factor"]
+            * names["palette_factor"]
+            * names["composition_factor"]
+            * names["marks_factor"]
         )
         assert s.value == pytest.approx(expected)
 
@@ -257,3 +263,62 @@ def test_hpsv3_specs(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_bad_hpsv3_specs(spec: str) -> None:
     with pytest.raises(ValueError, match="scorer spec"):
         parse_hpsv3_urls(spec)
+
+
+# ------------------------------------------------------------------- structure factors
+
+
+def _random_colour_confetti(seed: int = 0) -> Image.Image:
+    """Hundreds of small random-colour dabs on paper: the 'noise from brush strokes' hack."""
+    rng = np.random.default_rng(seed)
+    canvas = np.full((600, 600, 3), (250, 248, 240), np.uint8)
+    for _ in range(1500):
+        x, y = rng.integers(0, 594, 2)
+        canvas[y : y + 6, x : x + 6] = rng.integers(0, 256, 3)
+    return Image.fromarray(canvas)
+
+
+def _random_colour_stripes(seed: int = 0) -> Image.Image:
+    rng = np.random.default_rng(seed)
+    canvas = np.zeros((600, 600, 3), np.uint8)
+    for i in range(12):
+        canvas[:, i * 50 : (i + 1) * 50] = rng.integers(0, 256, 3)
+    return Image.fromarray(canvas)
+
+
+def _flat_field() -> Image.Image:
+    """A full canvas of one colour with a faint smooth gradient: coverage without marks."""
+    ramp = np.linspace(0, 12, 600, dtype=np.float32)
+    canvas = np.zeros((600, 600, 3), np.float32) + np.array([200, 80, 60], np.float32)
+    canvas += ramp[None, :, None]
+    return Image.fromarray(canvas.clip(0, 255).astype(np.uint8))
+
+
+def test_random_colour_palettes_are_penalised_and_paintings_are_not() -> None:
+    for name in PAINTINGS:
+        assert heuristic_terms(rendered(name))["palette_factor"] == 1.0, name
+    for image in (_random_colour_confetti(), _random_colour_stripes(), uniform_noise()):
+        terms = heuristic_terms(image)
+        assert terms["hue_families"] > 8.0
+        assert terms["palette_factor"] == pytest.approx(0.1)
+
+
+def test_pictures_that_look_alike_everywhere_lose_the_composition_factor() -> None:
+    for name in PAINTINGS:
+        assert heuristic_terms(rendered(name))["composition_factor"] == 1.0, name
+    assert heuristic_terms(_random_colour_confetti())["composition_factor"] < 0.5
+    assert heuristic_terms(uniform_noise())["composition_factor"] == pytest.approx(0.1)
+
+
+def test_a_field_without_marks_loses_the_marks_factor() -> None:
+    terms = heuristic_terms(_flat_field())
+    assert terms["edge_density"] == 0.0
+    assert terms["marks_factor"] == pytest.approx(0.1)
+    for name in PAINTINGS:
+        assert heuristic_terms(rendered(name))["marks_factor"] == 1.0, name
+
+
+def test_structure_hacks_score_below_every_painting() -> None:
+    floor = min(heuristic_terms(rendered(n))["value"] for n in PAINTINGS)
+    for image in (_random_colour_confetti(), _random_colour_stripes(), _flat_field()):
+        assert heuristic_terms(image)["value"] < floor / 2

@@ -66,7 +66,41 @@ def test_formula_and_contributions_sum_to_the_reward() -> None:
     [(0.0, 0.0), (0.0049, 0.0), (0.005, 0.02), (0.125, 0.5), (0.25, 1.0), (0.9, 1.0)],
 )
 def test_coverage_term_is_zero_below_the_floor_and_saturates(fraction: float, term: float) -> None:
-    assert ok(paint_fraction=fraction).coverage_term == pytest.approx(term)
+    # The blank outcome would take over below 1 %: off here, to see the term itself.
+    config = RewardConfig(blank_reward=None)
+    assert ok(paint_fraction=fraction, config=config).coverage_term == pytest.approx(term)
+
+
+@pytest.mark.parametrize(
+    ("preference", "share"), [(-1.0, 0.0), (0.0, 0.0), (2.5, 0.5), (5.0, 1.0), (9.0, 1.0)]
+)
+def test_coverage_pays_only_as_much_as_the_scorer_likes_the_picture(
+    preference: float, share: float
+) -> None:
+    b = ok(paint_fraction=0.3, score=Score(preference))
+    assert b.coverage_term == pytest.approx(share)
+    ungated = RewardConfig(coverage_quality_floor=None, coverage_quality_full=None)
+    assert ok(paint_fraction=0.3, score=Score(preference), config=ungated).coverage_term == 1.0
+
+
+def test_an_empty_canvas_earns_less_than_a_sketch_that_painted_and_failed() -> None:
+    config = RewardConfig()
+    blank = ok(paint_fraction=0.004, score=Score(0.0))
+    failed = ok(paint_fraction=0.3, sketch_error="unfinished: TypeError")
+    poor = ok(paint_fraction=0.02, score=Score(0.0))
+    refused = combine(config, FAILED)
+    assert blank.status is RewardStatus.BLANK and blank.reward == config.blank_reward
+    assert failed.status is RewardStatus.SKETCH_ERROR
+    assert refused.reward < blank.reward < failed.reward < poor.reward  # type: ignore[operator]
+
+
+def test_blank_and_quality_settings_are_validated() -> None:
+    with pytest.raises(ValueError, match="given together"):
+        RewardConfig(coverage_quality_floor=1.0, coverage_quality_full=None)
+    with pytest.raises(ValueError, match="greater than"):
+        RewardConfig(coverage_quality_floor=5.0, coverage_quality_full=5.0)
+    with pytest.raises(ValueError, match="blank_below"):
+        RewardConfig(blank_below=1.5)
 
 
 def test_coverage_floor_and_target_are_configurable() -> None:

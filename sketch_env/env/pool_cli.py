@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from sketch_env.render.options import add_render_options, render_config_from_args
 
@@ -44,6 +45,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     refresh.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
     refresh.add_argument("--dry-run", action="store_true", help="measure and print; write nothing")
     refresh.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    cal = sub.add_parser(
+        "calibrate",
+        help="score every reference with a scorer and write a calibration file for the reward",
+    )
+    cal.add_argument("--scorer", default="heuristic", help="scorer spec (default heuristic)")
+    cal.add_argument("--seeds", type=int, default=3, metavar="N", help="seeds 0..N-1 (default 3)")
+    cal.add_argument(
+        "--out", metavar="FILE.json", help="where to write it (default calibration-SCORER.json)"
+    )
+    cal.add_argument(
+        "--from-results",
+        metavar="RESULTS.jsonl",
+        help="keep only references a policy's rollouts beat 25-75%% of the time",
+    )
+    cal.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
+    add_render_options(cal, renderer_spec=True)
 
 
 def _run_list(args: argparse.Namespace) -> int:
@@ -103,8 +121,60 @@ def _run_refresh(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _run_calibrate(args: argparse.Namespace) -> int:
+    import re
+
+    from sketch_env.env.reference_pool import ReferencePoolError, load_reference_pool
+    from sketch_env.evaluation.evaluator import Evaluator
+    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
+    from sketch_env.scoring.calibration import CalibrationError, calibrate, policy_scores
+
+    if args.seeds < 1:
+        print("--seeds must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        refs = load_reference_pool(args.pool_dir)
+        config = render_config_from_args(args)
+        if args.renderer == "local":
+            from sketch_env.render.renderer import SketchRenderer
+
+            renderer: Any = SketchRenderer(config)
+        else:
+            from sketch_env.distributed import make_renderer
+
+            renderer = make_renderer(args.renderer, config=config)
+        with renderer:
+            evaluator = Evaluator(renderer, args.scorer)
+            calibration = calibrate(evaluator, refs, seeds=range(args.seeds))
+        if args.from_results:
+            calibration = calibration.keep_contested(policy_scores(args.from_results))
+    except (BrowserNotFoundError, BackendUnavailableError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    except (ReferencePoolError, CalibrationError, OSError, ValueError, ImportError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", calibration.scorer).strip("-")
+    out = calibration.save(args.out or f"calibration-{name}.json")
+    print(
+        json.dumps(
+            {
+                "scorer": calibration.scorer,
+                "references": len(calibration.references),
+                "mean": round(calibration.mean, 4),
+                "std": round(calibration.std, 4),
+                "file": str(out),
+            }
+        )
+    )
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    """Runs ``pool list`` or ``pool refresh``; refresh exits 1 if any reference failed."""
+    """Runs ``pool list``, ``refresh`` or ``calibrate``; refresh exits 1 if any reference
+    failed."""
     if args.pool_command == "list":
         return _run_list(args)
+    if args.pool_command == "calibrate":
+        return _run_calibrate(args)
     return _run_refresh(args)

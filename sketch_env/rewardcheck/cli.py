@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from sketch_env.render.options import add_render_options, render_config_from_args
+from sketch_env.scoring.options import add_reward_options, reward_config_from_args
 
 __all__ = ["add_arguments", "run"]
 
@@ -27,12 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="heuristic",
         help="scorer spec: heuristic (default), hpsv3+http://HOST:PORT, judge+http://...",
     )
-    parser.add_argument("--reward-config", metavar="FILE.json", help="RewardConfig as JSON")
     parser.add_argument("--gate-config", metavar="FILE.json", help="GateConfig as JSON")
     parser.add_argument("--seeds", type=int, default=1, metavar="N", help="seeds 0..N-1")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N references")
     parser.add_argument("--out", metavar="DIR", help="output folder (default runs/reward-check-*)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
+    add_reward_options(parser)
     add_render_options(parser, renderer_spec=True)
 
 
@@ -47,17 +48,12 @@ def run(args: argparse.Namespace) -> int:
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.rewardcheck.check import run_reward_check, write_json
     from sketch_env.rewardcheck.report import summary_rows, write_html
-    from sketch_env.scoring.reward import RewardConfig
 
     console = Console(stderr=True)
     try:
         if args.seeds < 1 or (args.limit is not None and args.limit < 2):
             raise ValueError("--seeds must be at least 1 and --limit at least 2")
-        reward_config = (
-            RewardConfig.from_json(Path(args.reward_config).read_text("utf-8"))
-            if args.reward_config
-            else None
-        )
+        reward_config = reward_config_from_args(args)
         gate_config = (
             GateConfig.from_json(Path(args.gate_config).read_text("utf-8"))
             if args.gate_config

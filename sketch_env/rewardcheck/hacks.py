@@ -105,7 +105,7 @@ def swallowed_error(seed: int) -> str:
         + "    brush.set('2B', '#1f2f7a', 2);\n    brush.line(40, 60, 560, 540);\n"
         + "    brush.noStroke();\n    brush.fill('#c8402a', 255);\n"
         + "    brush.rect(120, 120, 320, 280);\n"
-        + "    brush.bleed(0.3);\n  } catch (e) {}\n}\n"
+        + "    const missing = null;\n    missing.paint();\n  } catch (e) {}\n}\n"
     )
 
 

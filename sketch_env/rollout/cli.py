@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from sketch_env.render.options import add_render_options, render_config_from_args
+from sketch_env.scoring.options import add_reward_options, reward_config_from_args
 
 __all__ = ["add_arguments", "run"]
 
@@ -48,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--prompt", help="with --sketches: score every sketch against this text")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N sketches")
+    add_reward_options(parser)
     add_render_options(parser, renderer_spec=True)
     parser.add_argument("--title", help="the gallery's title")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -88,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         items = _items(args)
         scorer = make_scorer(args.scorer)
+        reward_config = reward_config_from_args(args)
     except (OSError, ValueError, ImportError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         return 2
@@ -115,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{len(items)} sketches x {args.seeds} seed(s) on [b]{renderer.backend}[/b] "
                 f"({renderer.pool_size} browsers), scorer [b]{scorer.name}[/b]"
             )
-            evaluator = Evaluator(renderer, scorer)
+            evaluator = Evaluator(renderer, scorer, reward_config)
             with Progress(
                 "[progress.description]{task.description}",
                 BarColumn(),

@@ -237,7 +237,22 @@ def heuristic_terms(image: ImageLike, weights: HeuristicWeights | None = None) -
     near_blank_factor = _ramp(coverage, 0.005, 0.03)
     mass_factor = 1.0 - 0.9 * _ramp(second, 0.10, 0.25) * _ramp(top + second, 0.85, 0.95)
     noise_factor = 1.0 - 0.9 * (1.0 - _ramp(neighbour_corr, 0.15, 0.45))
-    value = 10.0 * base * near_blank_factor * mass_factor * noise_factor
+
+    hue_families = _hue_families(f, luma)
+    palette_factor = 1.0 - 0.9 * _ramp(hue_families, 5.0, 8.0)
+    composition = _composition(f)
+    composition_factor = 0.1 + 0.9 * _ramp(composition, 0.12, 0.20)
+    marks_factor = 0.1 + 0.9 * _ramp(edge_density, 0.003, 0.012)
+    value = (
+        10.0
+        * base
+        * near_blank_factor
+        * mass_factor
+        * noise_factor
+        * palette_factor
+        * composition_factor
+        * marks_factor
+    )
 
     return {
         "coverage": coverage,
@@ -256,9 +271,61 @@ def heuristic_terms(image: ImageLike, weights: HeuristicWeights | None = None) -
         "near_blank_factor": near_blank_factor,
         "mass_factor": mass_factor,
         "noise_factor": noise_factor,
+        "hue_families": hue_families,
+        "palette_factor": palette_factor,
+        "composition": composition,
+        "composition_factor": composition_factor,
+        "marks_factor": marks_factor,
         "blank": 1.0 if coverage == 0.0 else 0.0,
         "value": float(min(10.0, max(0.0, value))),
     }
+
+
+def _hue_families(f: np.ndarray, luma: np.ndarray) -> float:
+    """Effective number of 20-degree hue families among the picture's saturated paint.
+
+    ``exp(entropy)`` of the hue histogram of pixels that are clearly coloured (saturation above
+    0.25, not near-black) and differ from the background: 1 for a one-hue painting, 18 for
+    colours drawn uniformly at random. Grey pencil, ink and charcoal have no saturated paint and
+    count 0.
+    """
+    high = f.max(axis=-1)
+    low = f.min(axis=-1)
+    saturation = (high - low) / np.maximum(high, 1.0)
+    background = _background_colour(f)
+    distance = np.sqrt(((f - background) ** 2).sum(axis=-1))
+    coloured = (saturation > 0.25) & (high > 40.0) & (distance > 24.0)
+    if np.count_nonzero(coloured) < 50:
+        return 0.0
+    r, g, b = f[..., 0][coloured], f[..., 1][coloured], f[..., 2][coloured]
+    hue = (np.degrees(np.arctan2(math.sqrt(3.0) * (g - b), 2.0 * r - g - b)) + 360.0) % 360.0
+    counts = np.bincount((hue // 20.0).astype(np.int64), minlength=18).astype(np.float64)
+    share = counts[counts > 0] / counts.sum()
+    return float(math.exp(-float((share * np.log(share)).sum())))
+
+
+def _background_colour(f: np.ndarray) -> np.ndarray:
+    """The mean colour of the commonest coarse colour bin (16 levels per channel)."""
+    q = (f // 16.0).astype(np.int32)
+    keys = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
+    mode = int(np.bincount(keys.ravel()).argmax())
+    return f[keys == mode].mean(axis=0)
+
+
+def _composition(f: np.ndarray, blocks: int = 6) -> float:
+    """How unlike each other the parts of the canvas are: block-mean colour spread over the
+    pixel colour spread, on a ``blocks`` x ``blocks`` grid.
+
+    Near 0 for pictures that look alike everywhere (per-pixel noise, confetti of tiny strokes,
+    checkerboards, repeated patterns); 0.26-0.94 across this project's reference paintings.
+    """
+    h, w = f.shape[0] // blocks, f.shape[1] // blocks
+    if h < 1 or w < 1:
+        return 1.0
+    grid = f[: h * blocks, : w * blocks].reshape(blocks, h, blocks, w, 3).mean(axis=(1, 3))
+    block_spread = float(np.sqrt(((grid - grid.mean(axis=(0, 1))) ** 2).sum(axis=-1).mean()))
+    pixel_spread = float(np.sqrt(((f - f.mean(axis=(0, 1))) ** 2).sum(axis=-1).mean()))
+    return block_spread / pixel_spread if pixel_spread > 1e-6 else 1.0
 
 
 def _blank_terms() -> dict[str, float]:
@@ -279,9 +346,23 @@ def _blank_terms() -> dict[str, float]:
         "near_blank_factor",
         "mass_factor",
         "noise_factor",
+        "hue_families",
+        "palette_factor",
+        "composition",
+        "composition_factor",
+        "marks_factor",
     )
     terms = dict.fromkeys(names, 0.0)
-    terms.update(mass_factor=1.0, noise_factor=1.0, neighbour_corr=1.0, blank=1.0, value=0.0)
+    terms.update(
+        mass_factor=1.0,
+        noise_factor=1.0,
+        neighbour_corr=1.0,
+        palette_factor=1.0,
+        composition_factor=1.0,
+        marks_factor=1.0,
+        blank=1.0,
+        value=0.0,
+    )
     return terms
 
 

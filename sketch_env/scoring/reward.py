@@ -18,7 +18,9 @@ For a sketch that passed the gate and rendered::
   set (e.g. measured on the reference pool), so that scorers on different scales mix alike.
 - ``coverage_term`` is 0 below ``coverage_floor`` (default 0.5 % of the canvas: nothing was
   painted) and ``min(1, paint_fraction / coverage_target)`` above it, so more paint stops
-  paying once the canvas is reasonably covered.
+  paying once the canvas is reasonably covered; it is then scaled by
+  ``ramp(preference_term, coverage_quality_floor, coverage_quality_full)``, so that covering
+  the canvas pays only as much as the scorer likes what covers it (noise earns no coverage).
 - ``pairwise_prob`` is the probability that the painting beats a reference painting, using
   HPSv3's uncertainty: ``P = mean_r Phi((mu - mu_r) / sqrt(sigma^2 + sigma_r^2))`` over the
   reference scores (all of them, or a seeded sample of ``pairwise_samples``).
@@ -32,8 +34,15 @@ Other outcomes do not use the formula:
 - gate failed → ``gate_fail_reward`` (default -1), with the gate's reasons in the breakdown;
 - the sketch threw or timed out (its own fault) → ``sketch_error_reward`` (default -0.5), or,
   when that is ``None``, the formula applied to whatever it painted;
+- the sketch ran but painted less than ``blank_below`` (1 %) of the canvas → ``blank_reward``
+  (default -0.75);
 - an infrastructure failure (browser crash, scorer down) → ``reward=None``, which TRL leaves
   out of the loss (DESIGN.md §3.14), never a number the policy would learn from.
+
+The defaults order the outcomes so that the policy learns to paint: a refused reply (-1) <
+an empty canvas (-0.75) < a sketch that painted and then failed (-0.5) < any picture scored
+by the formula (>= 0 unless the dark-mass penalty applies). Swallowing an error in
+``try``/``catch`` does not turn a failure into a picture: the gate refuses ``try`` statements.
 """
 
 from __future__ import annotations
@@ -77,8 +86,19 @@ class RewardConfig(JsonConfig):
         gate_fail_reward: The reward when the gate fails.
         sketch_error_reward: The reward when the sketch threw or timed out; ``None`` scores
             what it painted with the formula instead.
+        blank_reward: The reward when the sketch ran but left the canvas (nearly) empty: paint
+            on less than ``blank_below`` of it. Below ``sketch_error_reward`` by default, so a
+            policy never learns that painting nothing is safer than painting and failing.
+            ``None`` scores the blank picture with the formula.
+        blank_below: Paint fraction below which a picture counts as blank.
         coverage_floor: Paint fraction below which the coverage term is 0.
         coverage_target: Paint fraction at which the coverage term reaches 1.
+        coverage_quality_floor: Preference term at or below which coverage pays nothing.
+        coverage_quality_full: Preference term at or above which coverage pays in full; in
+            between it pays in proportion, so covering the canvas with something the scorer
+            rates as noise earns no coverage. Both ``None`` turn this off. In the units of the
+            preference term: the heuristic's 0-10 by default; a calibrated (normalised) config
+            sets them in reference standard deviations.
         dark_mass_weight: Weight of the dark-mass penalty (0 turns it off).
         dark_mass_start: Dark-mass fraction where the penalty starts.
         dark_mass_full: Dark-mass fraction where the penalty is at full weight.
@@ -106,8 +126,12 @@ class RewardConfig(JsonConfig):
     gate_weight: float = 0.0
     gate_fail_reward: float = -1.0
     sketch_error_reward: float | None = -0.5
+    blank_reward: float | None = -0.75
+    blank_below: float = 0.01
     coverage_floor: float = 0.005
     coverage_target: float = 0.25
+    coverage_quality_floor: float | None = 0.0
+    coverage_quality_full: float | None = 5.0
     dark_mass_weight: float = 1.0
     dark_mass_start: float = 0.25
     dark_mass_full: float = 0.5
@@ -129,7 +153,28 @@ class RewardConfig(JsonConfig):
         _finite("gate_fail_reward", self.gate_fail_reward)
         if self.sketch_error_reward is not None:
             _finite("sketch_error_reward", self.sketch_error_reward)
-        for name in ("coverage_floor", "coverage_target", "dark_mass_start", "dark_mass_full"):
+        if self.blank_reward is not None:
+            _finite("blank_reward", self.blank_reward)
+        if (self.coverage_quality_floor is None) != (self.coverage_quality_full is None):
+            raise ValueError(
+                "RewardConfig.coverage_quality_floor and coverage_quality_full must be given "
+                "together"
+            )
+        if self.coverage_quality_floor is not None:
+            low = _finite("coverage_quality_floor", self.coverage_quality_floor)
+            if _finite("coverage_quality_full", self.coverage_quality_full) <= low:
+                raise ValueError(
+                    "RewardConfig.coverage_quality_full must be greater than "
+                    f"coverage_quality_floor, got {self.coverage_quality_floor} and "
+                    f"{self.coverage_quality_full}"
+                )
+        for name in (
+            "coverage_floor",
+            "coverage_target",
+            "blank_below",
+            "dark_mass_start",
+            "dark_mass_full",
+        ):
             value = _finite(name, getattr(self, name))
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"RewardConfig.{name} must be in [0, 1], got {value}")
@@ -180,6 +225,27 @@ class RewardConfig(JsonConfig):
         return out
 
     @classmethod
+    def calibrated(
+        cls, path: str, base: RewardConfig | None = None, **overrides: Any
+    ) -> RewardConfig:
+        """A configuration using the reference statistics of a calibration file.
+
+        Args:
+            path: A file written by ``sketch-env pool calibrate``.
+            base: The configuration to start from; the defaults when ``None``.
+            **overrides: Fields to set on top.
+
+        Returns:
+            See `sketch_env.scoring.calibration.Calibration.reward_config`.
+
+        Raises:
+            CalibrationError: If the file cannot be used.
+        """
+        from sketch_env.scoring.calibration import Calibration
+
+        return Calibration.load(path).reward_config(base, **overrides)
+
+    @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RewardConfig:
         """Builds a config from a mapping; missing keys take their defaults.
 
@@ -213,6 +279,8 @@ class RewardStatus(enum.StrEnum):
     GATE_FAILED = "gate_failed"
     #: The sketch failed by its own fault: ``sketch_error_reward``.
     SKETCH_ERROR = "sketch_error"
+    #: The sketch ran but painted (next to) nothing: ``blank_reward``.
+    BLANK = "blank"
     #: The infrastructure failed: no reward (``None``).
     INFRA_ERROR = "infra_error"
 
@@ -427,14 +495,15 @@ def combine(
         )
 
     coverage = _fraction("paint_fraction", paint_fraction)
-    coverage_term = (
-        0.0 if coverage < config.coverage_floor else min(1.0, coverage / config.coverage_target)
-    )
-    contributions: list[tuple[str, float]] = []
-    if config.gate_weight:
-        contributions.append(("gate", config.gate_weight))
-    contributions.append(("coverage", config.coverage_weight * coverage_term))
-
+    if config.blank_reward is not None and coverage < config.blank_below:
+        reward = config.blank_reward
+        return RewardBreakdown(
+            reward=reward,
+            status=RewardStatus.BLANK,
+            contributions=(("blank", reward),),
+            **gate_fields,
+            **observed,
+        )
     needs_score = config.preference_weight > 0 or config.pairwise_weight > 0
     if needs_score and score is None:
         raise ValueError("combine() needs a score when the preference or pairwise weight is > 0")
@@ -443,8 +512,24 @@ def combine(
         preference_term = score.value
         if config.preference_ref_mean is not None and config.preference_ref_std is not None:
             preference_term = (score.value - config.preference_ref_mean) / config.preference_ref_std
-        if config.preference_weight:
-            contributions.append(("preference", config.preference_weight * preference_term))
+
+    coverage_term = (
+        0.0 if coverage < config.coverage_floor else min(1.0, coverage / config.coverage_target)
+    )
+    if (
+        preference_term is not None
+        and config.coverage_quality_floor is not None
+        and config.coverage_quality_full is not None
+    ):
+        coverage_term *= _ramp(
+            preference_term, config.coverage_quality_floor, config.coverage_quality_full
+        )
+    contributions: list[tuple[str, float]] = []
+    if config.gate_weight:
+        contributions.append(("gate", config.gate_weight))
+    contributions.append(("coverage", config.coverage_weight * coverage_term))
+    if preference_term is not None and config.preference_weight:
+        contributions.append(("preference", config.preference_weight * preference_term))
 
     pairwise_prob = None
     if config.pairwise_weight > 0:

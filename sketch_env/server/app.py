@@ -33,6 +33,7 @@ from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.renderer import shared_renderer
+from sketch_env.scoring.reward import RewardConfig
 
 __all__ = ["DEFAULT_MAX_SESSIONS", "ENV_NAME", "create_sketch_app", "max_sessions_from_env"]
 
@@ -73,6 +74,7 @@ def create_sketch_app(
     include_image: bool = False,
     renderer: Renderer | str | None = None,
     render_config: RenderConfig | None = None,
+    reward_config: RewardConfig | None = None,
 ) -> FastAPI:
     """Builds the FastAPI app.
 
@@ -87,6 +89,7 @@ def create_sketch_app(
             spec such as ``"ray://auto"`` builds a `RayRenderer` (closed on shutdown).
         render_config: Configuration for the renderer the app builds (ignored when given a
             renderer object).
+        reward_config: The reward's weights, thresholds and reference statistics.
 
     Returns:
         The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/step``, ``/state``,
@@ -109,7 +112,7 @@ def create_sketch_app(
         pool = make_renderer(renderer, config=render_config)
     else:
         pool = shared_renderer(render_config) if owned else renderer
-    evaluator = Evaluator(renderer=pool, scorer=spec)
+    evaluator = Evaluator(renderer=pool, scorer=spec, reward_config=reward_config)
     factory = functools.partial(
         SketchEnvironment,
         evaluator=evaluator,

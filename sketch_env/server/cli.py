@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from sketch_env.render.options import add_render_options, render_config_from_args
+from sketch_env.scoring.options import add_reward_options, reward_config_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-steps", type=int, default=None, help="sketches per episode")
     parser.add_argument("--reward-policy", choices=("last", "best"), default=None)
+    add_reward_options(parser)
     add_render_options(parser, renderer_spec=True)
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
@@ -55,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = render_config_from_args(args)
+        reward_config = reward_config_from_args(args)
         app = create_sketch_app(
             max_sessions=args.max_sessions,
             scorer=args.scorer,
@@ -62,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
             reward_policy=args.reward_policy,
             render_config=config,
             renderer=args.renderer,
+            reward_config=reward_config,
         )
-    except ValueError as exc:
+    except (OSError, ValueError) as exc:
         print(f"sketch-env serve: {exc}", file=sys.stderr)
         return 2
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)

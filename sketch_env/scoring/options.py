@@ -1,0 +1,41 @@
+"""The reward's command-line options, declared once for every command that computes rewards.
+
+``--reward-config FILE.json`` (a saved `RewardConfig`) and ``--calibration FILE.json`` (written
+by ``sketch-env pool calibrate``; its reference statistics go on top of the configuration).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from sketch_env.scoring.reward import RewardConfig
+
+__all__ = ["add_reward_options", "reward_config_from_args"]
+
+
+def add_reward_options(parser: argparse.ArgumentParser) -> None:
+    """Adds ``--reward-config`` and ``--calibration`` to a command's parser."""
+    group = parser.add_argument_group("reward")
+    group.add_argument("--reward-config", metavar="FILE.json", help="a RewardConfig as JSON")
+    group.add_argument(
+        "--calibration",
+        metavar="FILE.json",
+        help="reference statistics from `sketch-env pool calibrate` (normalises the preference "
+        "term and gives the pairwise term its references)",
+    )
+
+
+def reward_config_from_args(args: argparse.Namespace) -> RewardConfig | None:
+    """The configuration the options describe, or ``None`` for the defaults.
+
+    Raises:
+        OSError: If a file cannot be read.
+        ValueError: If a file is malformed (`CalibrationError` is a `ValueError`).
+    """
+    base = None
+    if getattr(args, "reward_config", None):
+        base = RewardConfig.from_json(Path(args.reward_config).read_text(encoding="utf-8"))
+    if getattr(args, "calibration", None):
+        return RewardConfig.calibrated(args.calibration, base)
+    return base
