@@ -243,7 +243,11 @@ class JudgeScorer:
         self.trust_env = bool(trust_env)
         self.api_key_env = api_key_env
         self._api_key = self._read_key(api_key_env, api_key)
-        self._task_prompts = dict(task_prompts) if task_prompts is not None else None
+        self._task_prompts: dict[str, str] = {}
+        if task_prompts is not None:
+            self._task_prompts = {p.strip(): t for p, t in task_prompts.items()}
+        elif mode == "pairwise":
+            self._task_prompts = _known_task_prompts(self.references)
         # Encoded once: in pairwise mode every reference is sent many times per GRPO step.
         self._reference_urls = {r.id: r.data_url() for r in self.references}
         self._states: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopState] = (
@@ -557,23 +561,26 @@ class JudgeScorer:
         )
 
     def _task_for(self, prompt: str) -> str:
-        table = self._task_prompts
-        if table is None:
-            table = {r.prompt.strip(): r.task_id for r in self.references if r.prompt}
-            # The shipped tasks' prompts: what the environment asks the policy to paint.
-            # Best effort: a broken task file only means fewer prompts are recognised here.
-            with contextlib.suppress(ImportError, ValueError, OSError):
-                from sketch_env.env.tasks import load_tasks
-
-                table.update({t.prompt.strip(): t.id for t in load_tasks()})
-            self._task_prompts = table
-        task = table.get(prompt.strip())
+        task = self._task_prompts.get(prompt.strip())
         if task is None:
             raise ValueError(
                 f"pairwise judge: cannot tell the task of prompt {prompt[:80]!r}; pass "
                 "task_ids= to score() or task_prompts= to JudgeScorer"
             )
         return task
+
+
+def _known_task_prompts(references: Sequence[ReferenceImage]) -> dict[str, str]:
+    """``{prompt: task_id}`` for the shipped task set and the references' own prompts."""
+    table = {r.prompt.strip(): r.task_id for r in references if r.prompt}
+    # Best effort: a broken task file only means fewer prompts are recognised (and `score`
+    # then says to pass task_ids). Imported here, at construction, not inside `score`: the
+    # first import of the environment package takes seconds and would stall the event loop.
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        from sketch_env.env.tasks import load_tasks
+
+        table.update({t.prompt.strip(): t.id for t in load_tasks()})
+    return table
 
 
 async def _all_or_first_error(jobs: Sequence[Awaitable[T]]) -> list[T]:
