@@ -98,3 +98,21 @@ def test_verdicts_read(reply: str, expected: str) -> None:
 def test_unreadable_or_contradictory_verdicts_are_refused(reply: str) -> None:
     with pytest.raises(UnreadableReplyError):
         parse_verdict(reply)
+
+
+def test_docs_quote_the_texts_the_judge_is_sent() -> None:
+    """docs/judge.md must show the rubric actually used (a reworded rubric is a new judge)."""
+    from pathlib import Path
+
+    from sketch_env.scoring.judge.prompts import (
+        PAIRWISE_INSTRUCTIONS,
+        POINTWISE_RUBRIC,
+        RUBRIC_VERSION,
+        SYSTEM_PROMPT,
+    )
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "judge.md").read_text()
+    for text in (POINTWISE_RUBRIC, PAIRWISE_INSTRUCTIONS):
+        assert text.format(prompt="{prompt}") in doc
+    assert SYSTEM_PROMPT in doc
+    assert f"@rubric{RUBRIC_VERSION}" in doc

@@ -183,7 +183,7 @@ class JudgeScorer:
         num_references: int = 4,
         api_key_env: str | None = None,
         api_key: str | None = None,
-        concurrency: int = 8,
+        concurrency: int = 16,
         timeout_s: float = 60.0,
         retries: int = 3,
         backoff_s: float = 0.5,

@@ -3,7 +3,7 @@
 Syntax::
 
     judge+http://HOST:PORT/v1?model=NAME[&mode=pointwise|pairwise][&refs=DIR][&k=4]
-        [&api_key_env=VAR][&concurrency=8][&timeout=60][&retries=3][&parse_retries=2]
+        [&api_key_env=VAR][&concurrency=16][&timeout=60][&retries=3][&parse_retries=2]
         [&max_tokens=256][&trust_env=0|1]
 
 The URL is the API's base (requests go to ``URL/chat/completions``); ``https`` works too.
