@@ -232,7 +232,7 @@ def parse_mark(text: str) -> float:
     raise UnreadableReplyError("no mark found in the reply")
 
 
-def _side(token: str) -> Verdict | None:
+def _side(token: str | int) -> Verdict | None:
     token = re.sub(r"\s+", " ", str(token).strip().strip("*\"'.").strip().lower())
     if token in _A_NAMES:
         return "A"

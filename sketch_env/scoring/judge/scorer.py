@@ -40,7 +40,7 @@ import os
 import random
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
@@ -118,7 +118,6 @@ class _LoopState:
 
     client: httpx.AsyncClient
     semaphore: asyncio.Semaphore
-    tasks: set[asyncio.Task] = field(default_factory=set)
 
 
 class JudgeScorer:
