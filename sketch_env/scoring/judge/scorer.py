@@ -242,6 +242,10 @@ class JudgeScorer:
         self.trust_env = bool(trust_env)
         self.api_key_env = api_key_env
         self._api_key = self._read_key(api_key_env, api_key)
+        #: The judge's identity in results: mode, model and rubric version (a plain attribute,
+        #: as the `Scorer` protocol declares it), e.g.
+        #: ``"judge-pointwise:Qwen/Qwen2.5-VL-7B-Instruct@rubric1"``.
+        self.name = f"judge-{self.mode}:{self.model}@rubric{RUBRIC_VERSION}"
         self._task_prompts: dict[str, str] = {}
         if task_prompts is not None:
             self._task_prompts = {p.strip(): t for p, t in task_prompts.items()}
@@ -269,16 +273,6 @@ class JudgeScorer:
                 raise ValueError("the judge's api_key is empty")
             return _Secret(api_key.strip())
         return None
-
-    @property
-    def name(self) -> str:
-        """The judge's identity in results: mode, model and rubric version.
-
-        Examples:
-            >>> JudgeScorer("http://127.0.0.1:8000/v1", "Qwen/Qwen2.5-VL-7B-Instruct").name
-            'judge-pointwise:Qwen/Qwen2.5-VL-7B-Instruct@rubric1'
-        """
-        return f"judge-{self.mode}:{self.model}@rubric{RUBRIC_VERSION}"
 
     def __repr__(self) -> str:
         if self._api_key is None:
