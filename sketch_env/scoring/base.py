@@ -21,15 +21,23 @@ class Score:
             scorer has none.
         terms: Named parts of the score, for scorers that are sums of parts (logged, never
             needed to compute the reward).
+        meta: How the score was obtained, as ``(name, JSON scalar)`` pairs (e.g. a judge's
+            mode, model, number of comparisons and parse failures): logged with the score so
+            results say what produced them, never needed to compute the reward.
     """
 
     value: float
     sigma: float | None = None
     terms: tuple[tuple[str, float], ...] = ()
+    meta: tuple[tuple[str, str | int | float | bool | None], ...] = ()
 
     def to_dict(self) -> dict:
-        """Returns a JSON-serialisable view."""
-        return {"value": self.value, "sigma": self.sigma, "terms": dict(self.terms)}
+        """Returns a JSON-serialisable view (``meta`` only when there is some)."""
+        out: dict[str, Any] = {"value": self.value, "sigma": self.sigma, "terms": dict(self.terms)}
+        # Only scorers that record provenance add the key, so existing records keep their shape.
+        if self.meta:
+            out["meta"] = dict(self.meta)
+        return out
 
 
 class ScorerUnavailableError(RuntimeError):

@@ -7,6 +7,9 @@ Valid specs:
 - ``"hpsv3+http://host:port"``: the HPSv3 service at that URL (a bare ``host:port`` means
   ``http://``); several services are given comma-separated
   (``"hpsv3+http://a:8765,http://b:8765"``) and are used round-robin.
+- ``"judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]"``: a vision-language
+  model judge behind an OpenAI-compatible API (`sketch_env.scoring.judge.spec` has the full
+  syntax; docs/judge.md the rubric and costs).
 
 A `Scorer` object passed instead of a string is returned unchanged, so every function that
 takes a spec also takes a ready scorer (for tests, or a scorer with non-default options).
@@ -27,7 +30,12 @@ DEFAULT_HPSV3_URL = "http://127.0.0.1:8765"
 #: Environment variable that overrides the URL behind the bare ``"hpsv3"`` spec.
 HPSV3_URL_ENV = "SKETCH_ENV_HPSV3_URL"
 #: The spec forms, as shown in error messages.
-VALID_SPECS = ("heuristic", "hpsv3", "hpsv3+http://host:port[,http://host2:port...]")
+VALID_SPECS = (
+    "heuristic",
+    "hpsv3",
+    "hpsv3+http://host:port[,http://host2:port...]",
+    "judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]",
+)
 
 
 def parse_hpsv3_urls(spec: str) -> list[str]:
@@ -70,12 +78,13 @@ def parse_hpsv3_urls(spec: str) -> list[str]:
 def make_scorer(spec: str | Scorer, *, timeout_s: float = 60.0) -> Scorer:
     """Builds the scorer a spec names.
 
-    The HPSv3 client is imported only when an ``hpsv3`` spec asks for it, so the heuristic
-    scorer works in an installation without the client's dependencies.
+    The HPSv3 and judge clients are imported only when a spec asks for them, so the heuristic
+    scorer works in an installation without the clients' dependencies.
 
     Args:
         spec: A spec string (see the module docstring) or a ready `Scorer`.
-        timeout_s: Per-request timeout for the HPSv3 client; ignored by other scorers.
+        timeout_s: Per-request timeout for the HPSv3 client, and for a judge whose spec
+            gives no ``timeout``; ignored by the heuristic scorer.
 
     Returns:
         The scorer.
@@ -91,7 +100,8 @@ def make_scorer(spec: str | Scorer, *, timeout_s: float = 60.0) -> Scorer:
         Traceback (most recent call last):
         ...
         ValueError: unknown scorer spec 'preference'; valid specs: heuristic, hpsv3, \
-hpsv3+http://host:port[,http://host2:port...]
+hpsv3+http://host:port[,http://host2:port...], \
+judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]
     """
     if not isinstance(spec, str):
         if isinstance(spec, Scorer):
@@ -107,4 +117,9 @@ hpsv3+http://host:port[,http://host2:port...]
         from sketch_env.scoring.hpsv3 import HPSv3Scorer
 
         return HPSv3Scorer(urls, timeout_s=timeout_s)
+    if kind == "judge":
+        # Imported here for the same reason as the HPSv3 client.
+        from sketch_env.scoring.judge.spec import judge_from_spec
+
+        return judge_from_spec(normalised, timeout_s=timeout_s)
     raise ValueError(f"unknown scorer spec {spec!r}; valid specs: {', '.join(VALID_SPECS)}")
