@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -33,7 +34,10 @@ class Score:
 
     def to_dict(self) -> dict:
         """Returns a JSON-serialisable view (``meta`` only when there is some)."""
-        out: dict[str, Any] = {"value": self.value, "sigma": self.sigma, "terms": dict(self.terms)}
+        # A non-finite value (a judge that could not read its own answer) is no number: JSON
+        # has no NaN, and the reward already treats it as an infrastructure failure.
+        value = self.value if math.isfinite(self.value) else None
+        out: dict[str, Any] = {"value": value, "sigma": self.sigma, "terms": dict(self.terms)}
         # Only scorers that record provenance add the key, so existing records keep their shape.
         if self.meta:
             out["meta"] = dict(self.meta)

@@ -37,5 +37,7 @@ def reward_config_from_args(args: argparse.Namespace) -> RewardConfig | None:
     if getattr(args, "reward_config", None):
         base = RewardConfig.from_json(Path(args.reward_config).read_text(encoding="utf-8"))
     if getattr(args, "calibration", None):
-        return RewardConfig.calibrated(args.calibration, base)
+        from sketch_env.scoring.calibration import Calibration
+
+        return Calibration.load(args.calibration).reward_config(base)
     return base

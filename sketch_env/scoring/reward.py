@@ -225,27 +225,6 @@ class RewardConfig(JsonConfig):
         return out
 
     @classmethod
-    def calibrated(
-        cls, path: str, base: RewardConfig | None = None, **overrides: Any
-    ) -> RewardConfig:
-        """A configuration using the reference statistics of a calibration file.
-
-        Args:
-            path: A file written by ``sketch-env pool calibrate``.
-            base: The configuration to start from; the defaults when ``None``.
-            **overrides: Fields to set on top.
-
-        Returns:
-            See `sketch_env.scoring.calibration.Calibration.reward_config`.
-
-        Raises:
-            CalibrationError: If the file cannot be used.
-        """
-        from sketch_env.scoring.calibration import Calibration
-
-        return Calibration.load(path).reward_config(base, **overrides)
-
-    @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RewardConfig:
         """Builds a config from a mapping; missing keys take their defaults.
 

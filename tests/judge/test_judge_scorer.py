@@ -20,8 +20,8 @@ import pytest
 from fake_judge_server import FakeJudgeServer, fake_mark, image_digest
 from PIL import Image
 
+from sketch_env.gate import GateVerdict
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
-from sketch_env.scoring.gate import GateVerdict
 from sketch_env.scoring.judge import (
     RUBRIC_VERSION,
     JudgeRequestError,

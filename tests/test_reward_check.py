@@ -1,0 +1,124 @@
+"""`sketch-env reward-check`: the degradations, the hack families through the whole
+environment, and the report, on the real browser pool with the default (heuristic) reward."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GOOD_SKETCH
+
+from sketch_env.env.reference_pool import load_reference_pool
+from sketch_env.evaluation.evaluator import Evaluator
+from sketch_env.gate import gate_reply
+from sketch_env.rewardcheck.check import run_reward_check
+from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS, remove_half_the_brush_calls
+from sketch_env.rewardcheck.hacks import HACKS
+from sketch_env.rewardcheck.report import write_html
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _cheap_references(count: int) -> list:
+    """The cheapest references to render, of at least two tiers."""
+    refs = sorted(load_reference_pool(), key=lambda r: r.metadata.get("render_ms") or 0)
+    chosen = refs[:count]
+    assert count < 2 or len({r.tier for r in chosen}) >= 2
+    return chosen
+
+
+@pytest.fixture(scope="module")
+def evaluator(renderer) -> Evaluator:
+    return Evaluator(renderer, "heuristic")
+
+
+@pytest.fixture(scope="module")
+def report(evaluator, tmp_path_factory):
+    out = tmp_path_factory.mktemp("reward-check")
+    return run_reward_check(evaluator, references=_cheap_references(4), out_dir=out), out
+
+
+def test_every_degradation_makes_a_different_picture(evaluator) -> None:
+    (rollout,) = evaluator.evaluate_sync([GOOD_SKETCH], ["a red square"], 0)
+    original = rollout.render.image()
+    for name, (make, _) in PICTURE_DEGRADATIONS.items():
+        degraded = make(original, 0)
+        assert degraded.size == original.size, name
+        assert degraded.tobytes() != original.convert("RGB").tobytes(), name
+        assert make(original, 0).tobytes() == degraded.tobytes(), f"{name} is not seeded"
+
+
+def test_half_the_brush_calls_are_removed_and_the_sketch_still_passes_the_gate() -> None:
+    ref = _cheap_references(1)[0]
+    halved = remove_half_the_brush_calls(ref.source, 0)
+    assert halved.count("// removed: brush.") >= 1
+    assert gate_reply(halved).passed
+
+
+def test_hack_sketches_are_seeded_and_distinct() -> None:
+    for name, (build, description) in HACKS.items():
+        assert build(0) == build(0), name
+        assert description, name
+    assert len({build(0) for build, _ in HACKS.values()}) == len(HACKS)
+
+
+def test_the_check_orders_pairs_and_reports_every_family(report) -> None:
+    result, out = report
+    kinds = {f.kind for f in result.families.values()}
+    assert kinds == {"tier", "degradation", "hack"}
+    degradations = {n for n, f in result.families.items() if f.kind == "degradation"}
+    assert degradations == {*PICTURE_DEGRADATIONS, "prompt_swap", "half_brush_calls"}
+    assert {n for n, f in result.families.items() if f.kind == "hack"} == set(HACKS)
+    data = json.loads(json.dumps(result.to_dict()))
+    assert set(data["summary"]) == {"tier", "degradation", "hack"}
+    page = write_html(result, out).read_text()
+    assert page.count('class="pair"') == len(result.misordered())
+    for pair in result.misordered():
+        for side in (pair.winner, pair.loser):
+            image = next(e.image for e in result.entries if e.id == side)
+            assert image is None or (out / image).is_file()
+
+
+def test_no_hack_family_beats_a_reference_painting_under_the_default_reward(report) -> None:
+    result, _ = report
+    assert result.hack_win_rates() == dict.fromkeys(HACKS, 0.0)
+
+
+@pytest.mark.parametrize("name", ["blank_paper", "colour_noise", "dark_mass", "stripes"])
+def test_degenerate_pictures_never_outscore_the_painting(report, name: str) -> None:
+    result, _ = report
+    assert result.families[name].accuracy == 1.0
+
+
+def test_the_command_writes_json_html_and_fails_when_a_hack_wins(tmp_path) -> None:
+    # A reward of coverage alone is what the hacks beat: the command must say so (exit 1).
+    config = tmp_path / "coverage_only.json"
+    config.write_text(json.dumps({"preference_weight": 0.0, "dark_mass_weight": 0.0}))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sketch_env.cli",
+            "reward-check",
+            "--limit",
+            "2",
+            "--reward-config",
+            str(config),
+            "--out",
+            str(tmp_path / "out"),
+            "--quiet",
+            "--pool-size",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
+    assert done.returncode == 1, done.stderr
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert Path(summary["html"]).is_file() and Path(summary["report"]).is_file()
+    assert "hacks that beat a reference" in done.stderr
