@@ -103,7 +103,7 @@ def _backend_options(parser: argparse.ArgumentParser, name: str) -> dict[str, tu
 def test_backend_names_come_from_one_registry() -> None:
     from sketch_env.cli import SUBCOMMANDS, build_parser
 
-    assert BACKEND_CHOICES == ("auto", *GL_BACKENDS)
+    assert ("auto", *GL_BACKENDS) == BACKEND_CHOICES
     assert typing.get_args(BackendName) == BACKEND_CHOICES
     found: dict[str, tuple[str, ...]] = {}
     for name in SUBCOMMANDS:

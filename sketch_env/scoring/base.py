@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -27,7 +27,7 @@ class Score:
     sigma: float | None = None
     terms: tuple[tuple[str, float], ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Returns a JSON-serialisable view."""
         return {"value": self.value, "sigma": self.sigma, "terms": dict(self.terms)}
 
