@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, fields
-from typing import Any, Self
+from dataclasses import Field, asdict, fields
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 __all__ = ["JsonConfig"]
 
@@ -20,14 +20,18 @@ class JsonConfig:
     otherwise silently fall back to its default.
     """
 
+    if TYPE_CHECKING:
+        # Set by @dataclass on each subclass: makes the mixin a dataclass to the type checker.
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
     def to_dict(self) -> dict[str, Any]:
         """Returns the fields as a plain dict."""
-        return asdict(self)  # type: ignore[call-overload]
+        return asdict(self)
 
     @classmethod
     def check_keys(cls, data: Mapping[str, Any]) -> None:
         """Raises ``ValueError`` naming any key of ``data`` that is not a field."""
-        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ValueError(f"unknown {cls.__name__} keys {unknown}; known: {sorted(known)}")

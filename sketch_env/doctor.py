@@ -91,6 +91,7 @@ def _vendor_check() -> Check:
     fix = f"pip install --force-reinstall {DIST}"
     if problems:
         return Check("vendored p5.js / p5.brush", "fail", "; ".join(problems), fix)
+    assert folder is not None  # only a failed lookup leaves it None, and that is a problem
     manifest = json.loads((folder / "VENDORED.json").read_text("utf-8"))
     versions = ", ".join(f"{name} {info['version']}" for name, info in manifest["packages"].items())
     return Check("vendored p5.js / p5.brush", "ok", f"{versions}, checksums match ({folder})")
@@ -177,7 +178,7 @@ def _render_check(executable: str | None, backend: str) -> Check:
 
 
 def _hpsv3_checks(url: str | None) -> list[Check]:
-    from sketch_env.scoring.hpsv3 import provision
+    from sketch_env.scoring.hpsv3 import HPSv3Scorer, provision
     from sketch_env.scoring.spec import make_scorer, parse_hpsv3_urls
 
     checks = []
@@ -187,12 +188,13 @@ def _hpsv3_checks(url: str | None) -> list[Check]:
         scorer = make_scorer(spec, timeout_s=3.0)
     except ValueError as exc:
         return [Check("HPSv3 service", "warn", str(exc), "give --hpsv3-url http://HOST:PORT")]
+    assert isinstance(scorer, HPSv3Scorer)  # what an "hpsv3" spec makes
 
     async def ask() -> list[dict[str, Any]]:
         try:
-            return await scorer.health()  # type: ignore[attr-defined]
+            return await scorer.health()
         finally:
-            await scorer.aclose()  # type: ignore[attr-defined]
+            await scorer.aclose()
 
     answers = asyncio.run(ask())
     for answer in answers:

@@ -51,6 +51,7 @@ def test_wheel_ships_vendored_libraries_licences_and_harness(wheel):
         "sketch_env/_vendor/p5.brush/LICENSE.md",
         "sketch_env/_vendor/VENDORED.json",
         "sketch_env/render/harness.js",
+        "sketch_env/py.typed",
     ):
         assert required in names, required
     assert any(n.startswith("sketch_env/_reference_pool/") for n in names)

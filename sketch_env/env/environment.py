@@ -34,6 +34,7 @@ from sketch_env.env.models import (
     SketchAction,
     SketchObservation,
     SketchState,
+    check_reward_policy,
 )
 from sketch_env.env.tasks import (
     POLICY_INSTRUCTIONS,
@@ -139,7 +140,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
     ) -> None:
         super().__init__()
         self._max_steps = _check_max_steps(max_steps)
-        self._reward_policy = _check_policy(reward_policy)
+        self._reward_policy = check_reward_policy(reward_policy)
         if evaluator is not None:
             if (
                 renderer is not None
@@ -558,12 +559,6 @@ def _as_action(action: Any) -> SketchAction:
 def _check_max_steps(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 64:
         raise ValueError(f"max_steps must be an integer in [1, 64], got {value!r}")
-    return value
-
-
-def _check_policy(value: Any) -> RewardPolicy:
-    if value not in ("last", "best"):
-        raise ValueError(f"reward_policy must be 'last' or 'best', got {value!r}")
     return value
 
 

@@ -18,7 +18,7 @@ failure, whose reward (0 change) should be left out of training.
 from __future__ import annotations
 
 import string
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -27,7 +27,12 @@ from PIL import Image
 
 from sketch_env import GYM_ENV_ID
 from sketch_env.env.environment import MAX_PROMPT_CHARS, SketchEnvironment
-from sketch_env.env.models import MAX_ACTION_CHARS, SketchAction, SketchObservation
+from sketch_env.env.models import (
+    MAX_ACTION_CHARS,
+    RewardPolicy,
+    SketchAction,
+    SketchObservation,
+)
 
 __all__ = ["ENV_ID", "SketchEnv", "UnicodeText"]
 
@@ -99,14 +104,15 @@ class SketchEnv(gymnasium.Env):
         >>> obs, reward, terminated, truncated, info = env.step(reply_text)
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 1}
+    # Typed as gymnasium.Env declares it (an attribute instances may shadow), hence the noqa.
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
         render_mode: str | None = None,
         image_size: tuple[int, int] = (600, 600),
         max_steps: int = 1,
-        reward_policy: str = "last",
+        reward_policy: RewardPolicy = "last",
         env: SketchEnvironment | None = None,
         **kwargs: Any,
     ) -> None:
@@ -120,7 +126,7 @@ class SketchEnv(gymnasium.Env):
         self.core = env or SketchEnvironment(
             max_steps=max_steps,
             reward_policy=reward_policy,
-            **kwargs,  # type: ignore[arg-type]
+            **kwargs,
         )
         steps_cap = 64
         self.action_space = UnicodeText(MAX_ACTION_CHARS, min_length=0)

@@ -27,6 +27,7 @@ __all__ = [
     "SketchAction",
     "SketchObservation",
     "SketchState",
+    "check_reward_policy",
 ]
 
 #: Hard cap on the action text, in characters. The gate already refuses replies over 256 KiB
@@ -35,6 +36,19 @@ __all__ = [
 MAX_ACTION_CHARS = 4 * DEFAULT_MAX_REPLY_BYTES
 
 RewardPolicy = Literal["last", "best"]
+
+
+def check_reward_policy(value: object) -> RewardPolicy:
+    """Returns ``value`` as a `RewardPolicy`.
+
+    Raises:
+        ValueError: If it is neither ``"last"`` nor ``"best"``.
+    """
+    if value == "last":
+        return "last"
+    if value == "best":
+        return "best"
+    raise ValueError(f"reward_policy must be 'last' or 'best', got {value!r}")
 
 
 class SketchAction(Action):

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sketch_env.render.renderer import SketchRenderer
+    from sketch_env.render.result import Render
     from sketch_env.scoring.base import Scorer
 
 __all__ = [
@@ -457,7 +458,7 @@ def refresh_reference_pool(
         preference = None
     heuristic = HeuristicScorer()
 
-    runs: dict[str, list] = {ref.id: [] for ref in refs}
+    runs: dict[str, list[Render]] = {ref.id: [] for ref in refs}
     for _ in range(repeats):
         for ref in refs:
             runs[ref.id].append(renderer.render_sync(ref.source, seed=MEASURE_SEED))

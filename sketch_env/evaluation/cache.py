@@ -124,7 +124,8 @@ class SketchEvaluation:
                 chat_prompt=prompts[i] if prompts is not None else None,
                 tasks=self.tasks,
             )
-            row_seed = seed[i] if seed is not None and seed[i] is not None else self.seed
+            given = seed[i] if seed is not None else None
+            row_seed = self.seed if given is None else given
             keys.append((completion_text(completions[i]), scene, int(row_seed)))
         return keys
 

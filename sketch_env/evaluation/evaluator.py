@@ -277,17 +277,14 @@ class Evaluator:
         rendered = await asyncio.gather(
             *(self.renderer.render(verdicts[i].source or "", seed=seed_list[i]) for i in to_render)
         )
-        for i, render in zip(to_render, rendered, strict=False):
-            renders[i] = render
+        rendered_at = dict(zip(to_render, rendered, strict=False))
+        for i, done in rendered_at.items():
+            renders[i] = done
 
         pictured = [
-            i
-            for i in to_render
-            if renders[i] is not None
-            and renders[i].png is not None
-            and renders[i].status.has_picture
+            i for i, done in rendered_at.items() if done.png is not None and done.status.has_picture
         ]
-        images = [renders[i].image() for i in pictured]  # type: ignore[union-attr]
+        images = [rendered_at[i].image() for i in pictured]
         measured_dark, measured_scores, scorer_error = await self._measure(
             images, [prompts[i] for i in pictured]
         )

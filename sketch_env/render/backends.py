@@ -158,9 +158,9 @@ def find_browser(explicit: str | None = None, playwright: Playwright | None = No
             return bundled
         tried.append("Playwright's bundled Chromium")
     for name in _SYSTEM_BROWSERS:
-        resolved = shutil.which(name) or (name if os.path.isabs(name) else None)
-        if resolved and Path(resolved).is_file() and os.access(resolved, os.X_OK):
-            return resolved
+        found = shutil.which(name) or (name if os.path.isabs(name) else None)
+        if found and Path(found).is_file() and os.access(found, os.X_OK):
+            return found
         tried.append(name)
     raise BrowserNotFoundError(
         f"no Chromium found (tried {', '.join(tried)}); " + INSTALL_BROWSER_HINT

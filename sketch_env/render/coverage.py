@@ -51,7 +51,8 @@ def to_rgb_array(image: ImageLike) -> np.ndarray:
     if array.shape[2] == 4:
         alpha = array[..., 3:4].astype(np.float32) / 255.0
         rgb = array[..., :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
-        return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
+        composited: np.ndarray = np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
+        return composited
     return array.astype(np.uint8, copy=False)
 
 
@@ -69,7 +70,8 @@ def background_color(rgb: np.ndarray) -> np.ndarray:
     keys = (q[:, 0] << (2 * _QUANT_BITS)) | (q[:, 1] << _QUANT_BITS) | q[:, 2]
     counts = np.bincount(keys, minlength=1 << (3 * _QUANT_BITS))
     mode = int(np.argmax(counts))
-    return flat[keys == mode].astype(np.float32).mean(axis=0)
+    mean: np.ndarray = flat[keys == mode].astype(np.float32).mean(axis=0)
+    return mean
 
 
 def paint_fraction(image: ImageLike, threshold: float = DEFAULT_THRESHOLD) -> float:

@@ -196,7 +196,7 @@ async def _wait_unless_disconnected(
         on_disconnected(browser)
     browser.once("disconnected", on_disconnected)
     try:
-        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait((task, gone), return_when=asyncio.FIRST_COMPLETED)
     finally:
         browser.remove_listener("disconnected", on_disconnected)
     if not task.done():

@@ -36,7 +36,7 @@ import contextlib
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Frame, Page, Route, WebSocketRoute
@@ -423,8 +423,11 @@ class HostPage:
 async def _frame_phase(frame: Frame) -> str:
     """The harness phase of a frame still loading (``none`` before its harness exists)."""
     try:
-        return await frame.evaluate(
-            "() => window.__sketchenv ? window.__sketchenv.poll().phase : 'none'"
+        return cast(
+            str,
+            await frame.evaluate(
+                "() => window.__sketchenv ? window.__sketchenv.poll().phase : 'none'"
+            ),
         )
     except PlaywrightError as exc:
         # Before the frame's first document commits, its execution context does not exist yet.

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -247,7 +247,10 @@ async def _salvage(sketch_frame: SketchFrame) -> str | None:
     """Reads whatever the canvas holds after the deadline, if the frame still answers at all."""
     try:
         async with asyncio.timeout(1.0):
-            return await sketch_frame.frame.evaluate("() => window.__sketchenv.captureNow()")
+            return cast(
+                "str | None",
+                await sketch_frame.frame.evaluate("() => window.__sketchenv.captureNow()"),
+            )
     except (TimeoutError, PlaywrightError):
         return None
 

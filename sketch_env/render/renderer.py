@@ -248,8 +248,7 @@ def shared_renderer(config: RenderConfig | None = None, **overrides: Any) -> Ske
         base = config or RenderConfig()
         wanted = replace(base, **overrides) if overrides else base
     with _shared_lock:
-        stale = _shared is None or _shared.closed or _shared._pid != os.getpid()
-        if stale:
+        if _shared is None or _shared.closed or _shared._pid != os.getpid():
             _shared = SketchRenderer(wanted)
         elif wanted is not None and wanted != _shared.config:
             raise ValueError(

@@ -223,8 +223,8 @@ class _Recorder:
 
 def _mean_entry(entries: Sequence[Entry], entry_id: str) -> Entry:
     """One entry standing for several seeds: the mean reward (``None`` if any is ``None``)."""
-    rewards = [e.reward for e in entries]
-    mean = None if any(r is None for r in rewards) else sum(rewards) / len(rewards)  # type: ignore[misc]
+    rewards = [e.reward for e in entries if e.reward is not None]
+    mean = sum(rewards) / len(rewards) if len(rewards) == len(entries) else None
     first = entries[0]
     return Entry(
         entry_id, first.kind, first.family, first.prompt, mean, first.status, {}, first.image

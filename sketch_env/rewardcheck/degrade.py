@@ -55,7 +55,7 @@ def stripes(image: Image.Image, seed: int) -> Image.Image:
     width = max(1, image.width // 12)
     for x in range(0, image.width, width):
         colour = tuple(rng.randrange(256) for _ in range(3))
-        draw.rectangle((x, 0, x + width, image.height), fill=colour)  # type: ignore[arg-type]
+        draw.rectangle((x, 0, x + width, image.height), fill=colour)
     return out
 
 
@@ -64,13 +64,13 @@ def checkerboard(image: Image.Image, seed: int) -> Image.Image:
     rng = random.Random(seed)
     a = tuple(rng.randrange(256) for _ in range(3))
     b = tuple(rng.randrange(256) for _ in range(3))
-    out = Image.new("RGB", image.size, a)  # type: ignore[arg-type]
+    out = Image.new("RGB", image.size, a)
     draw = ImageDraw.Draw(out)
     cell = max(1, image.width // 10)
     for y in range(0, image.height, cell):
         for x in range(0, image.width, cell):
             if (x // cell + y // cell) % 2:
-                draw.rectangle((x, y, x + cell, y + cell), fill=b)  # type: ignore[arg-type]
+                draw.rectangle((x, y, x + cell, y + cell), fill=b)
     return out
 
 

@@ -18,7 +18,7 @@ def _pct(value: float | None) -> str:
 
 def summary_rows(report: RewardCheckReport) -> list[tuple[str, str, str, str, str]]:
     """Rows ``(kind, family, pairs, accuracy, hack win-rate)``, kinds in a fixed order."""
-    rows = []
+    rows: list[tuple[str, str, str, str, str]] = []
     for kind in ("tier", "degradation", "hack"):
         for name, family in sorted(report.families.items()):
             if family.kind != kind:

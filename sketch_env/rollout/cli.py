@@ -15,9 +15,13 @@ import argparse
 import datetime as _dt
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sketch_env.render.options import add_render_options, render_config_from_args
 from sketch_env.scoring.options import add_reward_options, reward_config_from_args
+
+if TYPE_CHECKING:
+    from sketch_env.rollout.runner import RolloutItem
 
 __all__ = ["add_arguments", "run"]
 
@@ -55,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def _items(args: argparse.Namespace) -> list:
+def _items(args: argparse.Namespace) -> list[RolloutItem]:
     from sketch_env.rollout.runner import items_from_pool, items_from_replies, items_from_sketches
 
     if args.sketches:
@@ -80,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         BrowserNotFoundError,
         SketchRenderer,
     )
+    from sketch_env.render.base import RendererBase
     from sketch_env.rollout.runner import run_rollouts
     from sketch_env.scoring.spec import make_scorer
 
@@ -103,12 +108,15 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         config = render_config_from_args(args)
+        renderer_cm: RendererBase
         if args.renderer == "local":
             renderer_cm = SketchRenderer(config)
         else:
             from sketch_env.distributed import make_renderer
 
-            renderer_cm = make_renderer(args.renderer, config=config)
+            made = make_renderer(args.renderer, config=config)
+            assert isinstance(made, RendererBase)  # a "ray..." spec makes a RayRenderer
+            renderer_cm = made
     except (ValueError, ImportError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         return 2

@@ -320,7 +320,10 @@ def _run_info(evaluator: Evaluator, seconds: float) -> dict[str, str]:
     info = {"scorer": evaluator.scorer.name, "seconds": f"{seconds:.1f}"}
     try:
         info["backend"] = renderer.backend
-        info["webgl"] = renderer.webgl_renderer
+        # SketchRenderer has it; RayRenderer and the Renderer protocol do not.
+        webgl = getattr(renderer, "webgl_renderer", None)
+        if webgl is not None:
+            info["webgl"] = webgl
     except Exception:  # The renderer may not expose these before a start; they are optional.
         pass
     return info

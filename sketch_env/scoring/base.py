@@ -32,7 +32,7 @@ class Score:
     terms: tuple[tuple[str, float], ...] = ()
     meta: tuple[tuple[str, str | int | float | bool | None], ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Returns a JSON-serialisable view (``meta`` only when there is some)."""
         # A non-finite value (a judge that could not read its own answer) is no number: JSON
         # has no NaN, and the reward already treats it as an infrastructure failure.

@@ -327,7 +327,8 @@ def _background_colour(f: np.ndarray) -> np.ndarray:
     q = (f // 16.0).astype(np.int32)
     keys = (q[..., 0] << 8) | (q[..., 1] << 4) | q[..., 2]
     mode = int(np.bincount(keys.ravel()).argmax())
-    return f[keys == mode].mean(axis=0)
+    background: np.ndarray = f[keys == mode].mean(axis=0)
+    return background
 
 
 def _composition(f: np.ndarray, blocks: int = 6) -> float:

@@ -52,7 +52,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, TypedDict
 
 from sketch_env.config import JsonConfig
 from sketch_env.gate import GateVerdict
@@ -381,6 +381,14 @@ def _fraction(name: str, value: float | None) -> float:
     return float(value)
 
 
+class _GateFields(TypedDict):
+    """The gate's part of a `RewardBreakdown`, the same in every outcome."""
+
+    gate_passed: bool
+    gate_reasons: tuple[str, ...]
+    gate_codes: tuple[str, ...]
+
+
 def combine(
     config: RewardConfig,
     gate: GateVerdict,
@@ -429,7 +437,7 @@ def combine(
         (7.0, 1.0)
         >>> combine(RewardConfig(), GateVerdict(passed=True), infra_error="browser died").reward
     """
-    gate_fields = {
+    gate_fields: _GateFields = {
         "gate_passed": gate.passed,
         "gate_reasons": tuple(gate.reasons),
         "gate_codes": tuple(gate.codes),

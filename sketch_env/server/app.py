@@ -28,7 +28,12 @@ from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
 
 from sketch_env.env.environment import SketchEnvironment
-from sketch_env.env.models import SketchAction, SketchObservation, SketchState
+from sketch_env.env.models import (
+    SketchAction,
+    SketchObservation,
+    SketchState,
+    check_reward_policy,
+)
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.protocol import Renderer
@@ -103,21 +108,26 @@ def create_sketch_app(
     if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
         raise ValueError(f"max_sessions must be a positive integer, got {sessions!r}")
     steps = max_steps if max_steps is not None else _int_env("SKETCH_ENV_MAX_STEPS", 1, 1, 64)
-    policy = reward_policy or os.environ.get("SKETCH_ENV_REWARD_POLICY") or "last"
+    policy = check_reward_policy(
+        reward_policy or os.environ.get("SKETCH_ENV_REWARD_POLICY") or "last"
+    )
     spec = scorer or os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
     owned = renderer is None or isinstance(renderer, str)
+    pool: Renderer
     if isinstance(renderer, str) and renderer != "local":
         from sketch_env.distributed import make_renderer
 
         pool = make_renderer(renderer, config=render_config)
+    elif renderer is None or isinstance(renderer, str):
+        pool = shared_renderer(render_config)
     else:
-        pool = shared_renderer(render_config) if owned else renderer
+        pool = renderer
     evaluator = Evaluator(renderer=pool, scorer=spec, reward_config=reward_config)
     factory = functools.partial(
         SketchEnvironment,
         evaluator=evaluator,
         max_steps=steps,
-        reward_policy=policy,  # type: ignore[arg-type]
+        reward_policy=policy,
         include_image=include_image,
     )
     # Fail here, on a bad max_steps or reward_policy, rather than on the first connection.

@@ -150,7 +150,9 @@ class SketchReward:
         marker = (getattr(state, "global_step", None), tuple(keys))
         return keys, marker
 
-    def _finish(self, rollouts: list[Rollout], marker: Any, kwargs: dict[str, Any]) -> list:
+    def _finish(
+        self, rollouts: list[Rollout], marker: Any, kwargs: dict[str, Any]
+    ) -> list[float | None]:
         self.last_rollouts = rollouts
         if self.log:
             log_batch(

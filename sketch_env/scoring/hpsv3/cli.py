@@ -19,6 +19,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from sketch_env.scoring.hpsv3 import provision
 from sketch_env.scoring.hpsv3.client import DEFAULT_PORT
@@ -189,7 +190,7 @@ def _urls(args: argparse.Namespace) -> list[str]:
 def _health(args: argparse.Namespace) -> int:
     from sketch_env.scoring.hpsv3.client import HPSv3Scorer
 
-    async def ask() -> list[dict]:
+    async def ask() -> list[dict[str, Any]]:
         async with HPSv3Scorer(_urls(args), timeout_s=10.0) as scorer:
             return await scorer.health()
 
@@ -201,12 +202,12 @@ def _health(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     from PIL import Image
 
-    from sketch_env.scoring.base import ScorerUnavailableError
+    from sketch_env.scoring.base import Score, ScorerUnavailableError
     from sketch_env.scoring.hpsv3.client import HPSv3Scorer
 
     images = [Image.open(path).convert("RGB") for path in args.pngs]
 
-    async def ask() -> list:
+    async def ask() -> list[Score]:
         async with HPSv3Scorer(_urls(args)) as scorer:
             return await scorer.score(images, [args.prompt] * len(images))
 

@@ -88,7 +88,7 @@ def encode_png(image: Image.Image) -> str:
 class _Item:
     png_b64: str
     prompt: str
-    future: asyncio.Future
+    future: asyncio.Future[Score]
     origin: int  # which score() call it came from
 
 
@@ -99,7 +99,7 @@ class _LoopState:
     client: httpx.AsyncClient
     pending: list[_Item] = field(default_factory=list)
     timer: asyncio.TimerHandle | None = None
-    tasks: set[asyncio.Task] = field(default_factory=set)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
 
 class HPSv3Scorer:

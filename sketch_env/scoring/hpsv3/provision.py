@@ -44,7 +44,7 @@ import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 #: Environment variable naming the venv; overrides the default location.
 VENV_ENV_VAR = "SKETCH_ENV_HPSV3_VENV"
@@ -133,7 +133,7 @@ def read_marker(venv: str | Path) -> dict[str, Any] | None:
     """Returns the setup record of a venv, or ``None`` if setup never completed there."""
     path = Path(venv) / MARKER_NAME
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return cast(dict[str, Any], json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError):
         return None
 
@@ -188,7 +188,7 @@ def _run_check(python: Path, timeout_s: float = 300.0) -> dict[str, Any]:
     )
     if result.returncode != 0:
         raise HPSv3SetupError(f"hpsv3 does not import in {python}:\n{result.stderr[-4000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return cast(dict[str, Any], json.loads(result.stdout.strip().splitlines()[-1]))
 
 
 @dataclass
@@ -413,7 +413,9 @@ def build_tiny_model(
     )
     if result.returncode != 0:
         raise HPSv3SetupError(f"building the tiny model failed:\n{result.stderr[-6000:]}")
-    return json.loads((Path(out) / "manifest.json").read_text(encoding="utf-8"))
+    return cast(
+        dict[str, Any], json.loads((Path(out) / "manifest.json").read_text(encoding="utf-8"))
+    )
 
 
 def service_command(
@@ -464,7 +466,7 @@ class ServiceProcess:
         log_path: File receiving its stdout and stderr.
     """
 
-    def __init__(self, process: subprocess.Popen, url: str, log_path: Path) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
         self.process = process
         self.url = url
         self.log_path = log_path

@@ -36,7 +36,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -485,7 +485,7 @@ def parse_score_request(body: bytes, limits: Limits) -> tuple[list[str], list[st
 class _Job:
     images: list[Any]
     prompts: list[str]
-    future: asyncio.Future
+    future: asyncio.Future[list[tuple[float, float]]]
     results: list[tuple[float, float] | None] = field(default_factory=list)
 
 
@@ -512,7 +512,7 @@ class Batcher:
         self.coalesce_s = max(0.0, coalesce_s)
         self._queue: asyncio.Queue[_Job] = asyncio.Queue()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hpsv3-model")
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
         self.stats = {"requests": 0, "images": 0, "batches": 0, "model_seconds": 0.0}
         self.batch_sizes: list[int] = []
 
@@ -613,7 +613,7 @@ class Batcher:
                 job.results[i] = result
         for job in jobs:
             if not job.future.done() and all(r is not None for r in job.results):
-                job.future.set_result(list(job.results))
+                job.future.set_result([r for r in job.results if r is not None])
 
 
 # --------------------------------------------------------------------------------------------
@@ -648,7 +648,7 @@ def create_app(
     started = time.time()
 
     @contextlib.asynccontextmanager
-    async def lifespan(_app: Any):
+    async def lifespan(_app: Any) -> AsyncIterator[None]:
         batcher.start()
         yield
         await batcher.stop()

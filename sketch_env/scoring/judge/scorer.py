@@ -495,7 +495,7 @@ class JudgeScorer:
         if retry_after is not None:
             delay = max(delay, retry_after)
         # A little jitter, so that many requests refused together do not return together.
-        return min(self.max_backoff_s, delay * (1.0 + 0.1 * random.random()))
+        return float(min(self.max_backoff_s, delay * (1.0 + 0.1 * random.random())))
 
     async def _complete(
         self, state: _LoopState, messages: list[dict[str, Any]]
