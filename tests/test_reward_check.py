@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GOOD_SKETCH
 
 from sketch_env.env.reference_pool import load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
@@ -18,6 +17,7 @@ from sketch_env.rewardcheck.check import run_reward_check
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS, remove_half_the_brush_calls
 from sketch_env.rewardcheck.hacks import HACKS
 from sketch_env.rewardcheck.report import write_html
+from tests.conftest import GOOD_SKETCH
 
 ROOT = Path(__file__).resolve().parent.parent
 

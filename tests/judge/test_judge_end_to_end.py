@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import GOOD_SKETCH
 from fake_judge_server import FakeJudgeServer
 
 from sketch_env.env.environment import SketchEnvironment
@@ -22,6 +21,7 @@ from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.scoring.calibration import Calibration, CalibrationError, calibrate
 from sketch_env.scoring.reward import RewardConfig
 from sketch_env.trl.rewards import SketchReward
+from tests.conftest import GOOD_SKETCH
 
 ROOT = Path(__file__).resolve().parents[2]
 

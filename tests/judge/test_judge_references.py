@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import GOOD_SKETCH, SEEDED_SKETCH
-
 from sketch_env import SketchRenderer
 from sketch_env.scoring.judge import (
     load_reference_images,
     render_reference_images,
     save_reference_images,
 )
+from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH
 
 
 def _pool(folder: Path) -> Path:
