@@ -33,6 +33,7 @@ from typing import Any
 
 from sketch_env.evaluation import Evaluator, Rollout
 from sketch_env.evaluation.replies import completion_text, resolve_prompt
+from sketch_env.render.base import check_seed
 
 __all__ = [
     "RolloutItem",
@@ -179,8 +180,9 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
         One item per non-empty line.
 
     Raises:
-        ValueError: For a line that is not a JSON object, lacks ``reply``/``completion``, or
-            has nothing to score against (the message names the line).
+        ValueError: For a line that is not a JSON object, lacks ``reply``/``completion``, has
+            a bad seed, or has nothing to score against (the message names the line); for a
+            file with no reply at all.
         FileNotFoundError: If the file does not exist.
     """
     path = Path(path)
@@ -208,6 +210,10 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
             except ValueError as exc:
                 raise ValueError(f"{where}: {exc}") from exc
             seed = row.get("seed")
+            try:
+                seed = check_seed(seed) if seed is not None else None
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc}") from exc
             known = {"reply", "completion", "prompt", "prompt_text", "task_id", "seed", "id"}
             items.append(
                 RolloutItem(
@@ -215,11 +221,13 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
                     reply=completion_text(reply),
                     prompt=scene,
                     task_id=row.get("task_id"),
-                    seed=int(seed) if seed is not None else None,
+                    seed=seed,
                     origin=where,
                     metadata={k: v for k, v in row.items() if k not in known},
                 )
             )
+    if not items:
+        raise ValueError(f"{path}: no replies in the file (it is empty or holds only blank lines)")
     return items
 
 

@@ -9,6 +9,7 @@ from sketch_env.evaluation.cache import SketchEvaluation
 from sketch_env.evaluation.replies import resolve_prompt
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
+from sketch_env.render.base import check_seed
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
@@ -116,6 +117,9 @@ class SketchToolEnv:
 
         Returns:
             `instructions` (appended to the user's message by TRL), or ``None``.
+
+        Raises:
+            ValueError: If the row's seed is not valid (`sketch_env.render.base.check_seed`).
         """
         self._prompt = resolve_prompt(
             prompt_text=row.get("prompt_text"),
@@ -123,7 +127,7 @@ class SketchToolEnv:
             chat_prompt=row.get("prompt"),
         )
         seed = row.get("seed")
-        self._seed = int(seed) if seed is not None else self.seed
+        self._seed = check_seed(seed) if seed is not None else self.seed
         self._renders = 0
         self._last = None
         return self.instructions
