@@ -22,12 +22,14 @@ from importlib import metadata
 from typing import Any
 
 from sketch_env.render.gl_backends import AUTO, BACKEND_CHOICES, GL_BACKENDS, INSTALL_MESA_HINT
+from sketch_env.trl.dataset import TORCH_CPU_INSTALL, TORCH_GPU_INSTALL
 
 __all__ = ["Check", "add_arguments", "run", "run_checks"]
 
 #: Distribution name of this package (``pip install`` uses it).
 DIST = "openenv-sketch-env"
-_TORCH_FIRST = "pip install torch==2.13.0"
+#: Torch before TRL, either build (see `sketch_env.trl.dataset.TORCH_CPU_INSTALL`).
+_TORCH_FIRST = f"{TORCH_CPU_INSTALL}  (CPU; for CUDA: {TORCH_GPU_INSTALL})"
 
 
 @dataclass
@@ -234,8 +236,8 @@ def _extra_checks() -> list[Check]:
     checks = []
     torch_version = _version("torch")
     extras = (
-        ("torch", "torch", f"{_TORCH_FIRST}  (first: a CPU build; unpinned pulls CUDA)"),
-        ("trl", "trl", f"{_TORCH_FIRST} && pip install '{DIST}[trl]'"),
+        ("torch", "torch", f"{_TORCH_FIRST}, before TRL"),
+        ("trl", "trl", f"{_TORCH_FIRST}, then pip install '{DIST}[trl]'"),
         ("datasets", "datasets", f"pip install '{DIST}[trl]'"),
         ("peft", "peft", f"pip install '{DIST}[trl]'"),
         ("ray", "ray", "pip install 'ray>=2.60'"),
