@@ -166,7 +166,7 @@ def _render_check(executable: str | None, backend: str) -> Check:
         return Check("test render", "fail", f"{type(exc).__name__}: {exc}", "see the checks above")
     if result.status is RenderStatus.OK and result.paint_fraction > 0.01:
         detail = (
-            f"a brush sketch rendered on {result.backend} in {result.elapsed_ms:.0f} ms, "
+            f"a brush sketch rendered on {result.backend} in {result.render_ms:.0f} ms, "
             f"{result.paint_fraction:.1%} painted"
         )
         return Check("test render", "ok", detail)

@@ -431,6 +431,8 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             js_errors=list(render.errors) if render is not None else [],
             coverage=render.paint_fraction if render is not None else None,
             elapsed_ms=render.elapsed_ms if render is not None else None,
+            queue_ms=render.queue_ms if render is not None else None,
+            render_ms=render.render_ms if render is not None else None,
             backend=render.backend if render is not None else None,
             width=render.width if render is not None else None,
             height=render.height if render is not None else None,

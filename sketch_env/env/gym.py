@@ -231,6 +231,8 @@ class SketchEnv(gymnasium.Env):
             "feedback": obs.feedback,
             "backend": obs.backend,
             "elapsed_ms": obs.elapsed_ms,
+            "queue_ms": obs.queue_ms,
+            "render_ms": obs.render_ms,
             "task_id": obs.task_id,
             "seed": obs.seed,
         }

@@ -141,6 +141,7 @@ _SORTABLE = (
     ("darkmass", "Dark mass", "num"),
     ("status", "Status", "text"),
     ("ms", "Render ms", "num"),
+    ("queue", "Queue ms", "num"),
     ("seed", "Seed", "num"),
 )
 
@@ -174,6 +175,11 @@ def _status_of(record: Mapping[str, Any]) -> str:
     return RolloutStatus.from_record(record).value
 
 
+def _render_ms(render: Mapping[str, Any]) -> Any:
+    # Records written before queue time was split out carry only the total (queueing included).
+    return render.get("render_ms", render.get("elapsed_ms"))
+
+
 def _problems(record: Mapping[str, Any]) -> list[str]:
     gate = record.get("gate") or {}
     render = record.get("render") or {}
@@ -202,7 +208,8 @@ def _row(record: Mapping[str, Any]) -> str:
         "coverage": components.get("coverage"),
         "darkmass": components.get("dark_mass"),
         "status": status,
-        "ms": render.get("elapsed_ms"),
+        "ms": _render_ms(render),
+        "queue": render.get("queue_ms"),
         "seed": record.get("seed"),
     }
     attrs = " ".join(f'data-{key}="{_attr(value)}"' for key, value in data.items())
@@ -259,7 +266,8 @@ def _row(record: Mapping[str, Any]) -> str:
         f'<td class="num">{_fmt(components.get("coverage"), percent=True)}</td>'
         f'<td class="num">{_fmt(components.get("dark_mass"), percent=True)}</td>'
         f'<td><span class="status status-{_esc(status)}">{_esc(status)}</span></td>'
-        f'<td class="num">{_fmt(render.get("elapsed_ms"), digits=0)}</td>'
+        f'<td class="num">{_fmt(_render_ms(render), digits=0)}</td>'
+        f'<td class="num">{_fmt(render.get("queue_ms"), digits=0)}</td>'
         f'<td class="num">{_esc(record.get("seed"))}</td>'
         f"<td>{comp}</td>"
         f"<td>{problem_html}</td>"

@@ -62,7 +62,8 @@ def batch_metrics(rollouts: Sequence[Rollout]) -> dict[str, float]:
     Returns:
         ``sketch/reward`` (mean over scored completions), ``sketch/coverage`` (mean paint
         fraction over rendered ones), ``sketch/gate_pass_rate``, ``sketch/preference`` (mean
-        score over scored pictures), ``sketch/render_ms`` (mean render time),
+        score over scored pictures), ``sketch/render_ms`` (mean render time, queueing
+        excluded), ``sketch/queue_ms`` (mean time waiting for a free browser),
         ``sketch/infra_failures`` and ``sketch/failures/<status>`` (counts, zeros included so
         that every logging step has the same columns). Means over an empty set are omitted.
     """
@@ -80,7 +81,8 @@ def batch_metrics(rollouts: Sequence[Rollout]) -> dict[str, float]:
             sum(r.gate.passed for r in rollouts) / len(rollouts) if rollouts else None
         ),
         f"{METRIC_PREFIX}/preference": mean(scores),
-        f"{METRIC_PREFIX}/render_ms": mean([render.elapsed_ms for render in rendered]),
+        f"{METRIC_PREFIX}/render_ms": mean([render.render_ms for render in rendered]),
+        f"{METRIC_PREFIX}/queue_ms": mean([render.queue_ms for render in rendered]),
         f"{METRIC_PREFIX}/infra_failures": float(len(rollouts) - len(rewards)),
     }
     statuses = Counter(r.status for r in rollouts)
