@@ -161,6 +161,8 @@ class SketchReward:
                 rollouts,
                 kwargs.get("log_metric"),
                 kwargs.get("log_extra"),
+                # A GRPO group: the completions of one dataset row (its scene and its seed).
+                groups=[(r.prompt, r.seed) for r in rollouts],
             )
         return [self._read(r) for r in rollouts]
 
