@@ -43,6 +43,7 @@ __all__ = [
     "items_from_sketches",
     "iter_jobs",
     "load_records",
+    "record_rollout",
     "run_rollouts",
 ]
 
@@ -231,7 +232,18 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
     return items
 
 
-def _record(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
+def record_rollout(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
+    """Writes one rollout's picture and sketch into a folder and returns its results record.
+
+    Args:
+        n: The rollout's number in the folder (file names start with it).
+        item: What was evaluated (its id names the files).
+        rollout: The outcome.
+        out_dir: The folder; ``images/`` and ``sketches/`` must exist in it.
+
+    Returns:
+        The ``results.jsonl`` record (paths relative to ``out_dir``).
+    """
     base = f"{n:04d}-{_slug(item.id)}"
     sketch_rel = None
     source = rollout.gate.source
@@ -310,7 +322,7 @@ def run_rollouts(
                 [seed for _, seed in chunk],
             )
             for offset, ((item, _), rollout) in enumerate(zip(chunk, rollouts, strict=True)):
-                record = _record(begin + offset, item, rollout, out)
+                record = record_rollout(begin + offset, item, rollout, out)
                 records.append(record)
                 results.write(json.dumps(record, ensure_ascii=False) + "\n")
             results.flush()

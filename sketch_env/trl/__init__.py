@@ -15,6 +15,8 @@ batch (several GRPO groups of, typically, eight completions) is gated, rendered
 - `SketchToolEnv` is an ``environment_factory`` class: the policy calls its ``render`` tool,
   reads the feedback, revises, and `SketchToolEnv.get_reward` scores the last sketch.
 - `make_dataset` builds the prompts (one per task) in TRL's conversational format.
+- `ArtifactConfig` makes `SketchReward` (``artifacts=``) and `SketchToolEnv` write each logged
+  step's pictures, sketches and components to a folder that ``sketch-env gallery`` shows.
 
 Nothing here imports ``trl`` or ``torch``; ``datasets`` is imported only by `make_dataset`.
 Install torch first, the build you want: ``pip install torch==2.13.0 --index-url
@@ -46,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sketch_env.evaluation.cache import SketchEvaluation
+    from sketch_env.trl.artifacts import ArtifactConfig, ArtifactWriter
     from sketch_env.trl.dataset import (
         TORCH_CPU_INSTALL,
         TORCH_GPU_INSTALL,
@@ -61,6 +64,8 @@ __all__ = [
     "TORCH_CPU_INSTALL",
     "TORCH_GPU_INSTALL",
     "TRL_INSTALL_HINT",
+    "ArtifactConfig",
+    "ArtifactWriter",
     "SketchEvaluation",
     "SketchReward",
     "SketchToolEnv",
@@ -74,6 +79,8 @@ __all__ = [
 ]
 
 _HOME = {
+    "ArtifactConfig": "sketch_env.trl.artifacts",
+    "ArtifactWriter": "sketch_env.trl.artifacts",
     "COMPONENTS": "sketch_env.trl.rewards",
     "SketchReward": "sketch_env.trl.rewards",
     "SketchEvaluation": "sketch_env.evaluation.cache",

@@ -43,6 +43,7 @@ def log_batch(
     log_metric: Callable[[str, float], None] | None,
     log_extra: Callable[[str, list[Any]], None] | None,
     groups: Sequence[Hashable] | None = None,
+    columns: dict[str, list[Any]] | None = None,
 ) -> bool:
     """Logs a batch's metrics unless another reward function already logged this batch.
 
@@ -54,6 +55,8 @@ def log_batch(
         log_extra: TRL's ``log_extra`` callback, if given: per-completion columns of TRL's
             completions table (status, reward, coverage, dark mass, picture hash).
         groups: Which GRPO group each rollout belongs to (see `batch_metrics`).
+        columns: More completions-table columns (one value per rollout), e.g. the pictures'
+            artifact paths.
 
     Returns:
         Whether it logged.
@@ -76,6 +79,8 @@ def log_batch(
             f"{METRIC_PREFIX}_picture",
             [picture_hash(r.render.png) if r.render else "" for r in rollouts],
         )
+        for name, values in (columns or {}).items():
+            log_extra(name, values)
     return True
 
 
