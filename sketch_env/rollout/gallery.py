@@ -299,6 +299,27 @@ def _row(record: Mapping[str, Any]) -> str:
     )
 
 
+def _page(title: str, facts: Mapping[str, Any], content: str, script: str, css: str = "") -> str:
+    """The page shell both galleries share: head, title, run facts, content, script."""
+    facts = {**facts, "written": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
+    info_html = "".join(f"<span>{_esc(k)}: <b>{_esc(v)}</b></span>" for k, v in facts.items())
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_esc(title)}</title>
+<style>{_CSS}{css}</style>
+</head>
+<body>
+<header><h1>{_esc(title)}</h1><div class="info">{info_html}</div></header>
+{content}
+<script>{script}</script>
+</body>
+</html>
+"""
+
+
 def render_gallery(
     records: Sequence[Mapping[str, Any]],
     title: str | None = None,
@@ -321,9 +342,7 @@ def render_gallery(
         "rollouts": len(records),
         "mean reward": f"{sum(rewards) / len(rewards):.3f}" if rewards else "none",
         **(info or {}),
-        "written": _dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
     }
-    info_html = "".join(f"<span>{_esc(k)}: <b>{_esc(v)}</b></span>" for k, v in facts.items())
     options = '<option value="">all statuses</option>' + "".join(
         f'<option value="{_esc(s)}">{_esc(s)} ({c})</option>' for s, c in sorted(statuses.items())
     )
@@ -337,17 +356,7 @@ def render_gallery(
     # The records are also embedded as JSON for scripts; "<" is escaped so that no string in
     # them (a prompt saying "</script>") can end the script element.
     payload = json.dumps(list(records), ensure_ascii=False, default=str).replace("<", "\\u003c")
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_esc(title)}</title>
-<style>{_CSS}</style>
-</head>
-<body>
-<header><h1>{_esc(title)}</h1><div class="info">{info_html}</div></header>
-<div class="controls">
+    content = f"""<div class="controls">
   <label>Status <select id="status-filter">{options}</select></label>
   <input id="text-filter" type="search" placeholder="filter by text (prompt, id, error)">
   <span class="counts" id="shown"></span>
@@ -359,11 +368,8 @@ def render_gallery(
 {body}
 </tbody>
 </table>
-<script type="application/json" id="records">{payload}</script>
-<script>{_JS}</script>
-</body>
-</html>
-"""
+<script type="application/json" id="records">{payload}</script>"""
+    return _page(title, facts, content, _JS)
 
 
 def write_gallery(
@@ -559,9 +565,7 @@ def render_steps_gallery(
         "steps": len(steps),
         "rollouts": total,
         **(info or {}),
-        "written": _dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
     }
-    info_html = "".join(f"<span>{_esc(k)}: <b>{_esc(v)}</b></span>" for k, v in facts.items())
     options = []
     for step, records in steps.items():
         rewards = [v for r in records if (v := _num(r.get("reward"))) is not None]
@@ -571,27 +575,14 @@ def render_steps_gallery(
             f"{mean}</option>"
         )
     sections = "\n".join(_step_section(step, records) for step, records in steps.items())
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_esc(title)}</title>
-<style>{_CSS}{_STEPS_CSS}</style>
-</head>
-<body>
-<header><h1>{_esc(title)}</h1><div class="info">{info_html}</div></header>
-<nav class="stepnav">
+    content = f"""<nav class="stepnav">
   <button id="prev" title="previous step (left arrow)">&larr;</button>
   <select id="step">{"".join(options)}</select>
   <button id="next" title="next step (right arrow)">&rarr;</button>
   <a id="table-link" href="#">this step as a sortable table</a>
 </nav>
-{sections}
-<script>{_STEPS_JS}</script>
-</body>
-</html>
-"""
+{sections}"""
+    return _page(title, facts, content, _STEPS_JS, _STEPS_CSS)
 
 
 def write_steps_gallery(
