@@ -9,6 +9,7 @@ rendering, real pictures. The gallery is opened in headless Chromium and checked
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import io
 import json
@@ -311,3 +312,49 @@ def test_gallery_cli_rebuilds_a_rollout_folder(tmp_path: Path) -> None:
     built = _gallery(tmp_path)
     assert built.returncode == 0, built.stderr
     assert "gate_failed" in (tmp_path / "index.html").read_text()
+
+
+def _logger(name: str):
+    # Optional loggers, not dependencies: a visible skip (reported by -ra) where absent.
+    if importlib.util.find_spec(name) is None:
+        pytest.skip(f"{name} is not installed (optional; `pip install {name}` to run this test)")
+    return importlib.import_module(name)
+
+
+def _log_one_step(renderer, directory: Path, log_images: int) -> None:
+    reward = SketchReward(
+        scorer="heuristic",
+        renderer=renderer,
+        artifacts=ArtifactConfig(directory, log_images=log_images),
+    )
+    reward(
+        prompts=["a pond"] * 4,
+        completions=[GOOD_SKETCH, SEEDED_SKETCH, "no code", GOOD_SKETCH],
+        trainer_state=_state(0),
+    )
+
+
+def test_pictures_go_to_an_active_wandb_run(renderer, tmp_path: Path, monkeypatch) -> None:
+    wandb = _logger("wandb")
+    monkeypatch.setenv("WANDB_MODE", "offline")
+    monkeypatch.setenv("WANDB_SILENT", "true")
+    run = wandb.init(project="sketch-env-test", dir=str(tmp_path), mode="offline")
+    try:
+        _log_one_step(renderer, tmp_path / "art", log_images=2)
+        wandb.log({"train/loss": 0.0})  # the trainer's own call commits the step
+    finally:
+        run.finish()
+    media = [p for p in (tmp_path / "wandb").rglob("*.png") if "media" in p.parts]
+    assert len(media) == 2  # bounded by log_images, pictures only
+
+
+def test_pictures_go_to_trackio(renderer, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TRACKIO_DIR", str(tmp_path / "trackio"))  # read when trackio loads
+    trackio = _logger("trackio")
+    trackio.init(project="sketch-env-test")
+    try:
+        _log_one_step(renderer, tmp_path / "art", log_images=3)
+    finally:
+        trackio.finish()
+    pictures = list((tmp_path / "trackio").rglob("*.png"))
+    assert len(pictures) == 3, pictures

@@ -182,12 +182,12 @@ class ArtifactWriter:
                     for r in rollouts
                     if r.render is not None
                 ]
-                payload = {"sketch/pictures": pictures}
                 if name == "wandb":
                     # commit=False: the trainer's own log call for this step commits it.
-                    module.log(payload, commit=False)
+                    module.log({"sketch/pictures": pictures}, commit=False)
                 else:
-                    module.log(payload)
+                    # trackio (0.43) logs one image per key; a list is refused as not JSON.
+                    module.log({f"sketch/picture_{i}": p for i, p in enumerate(pictures)})
             except Exception as exc:  # A logger's failure must not stop training.
                 logger.warning("could not log pictures of step %d to %s: %s", step, name, exc)
 
