@@ -358,3 +358,37 @@ def test_pictures_go_to_trackio(renderer, tmp_path: Path, monkeypatch) -> None:
         trackio.finish()
     pictures = list((tmp_path / "trackio").rglob("*.png"))
     assert len(pictures) == 3, pictures
+
+
+def test_steps_gallery_escapes_what_models_wrote() -> None:
+    from sketch_env.rollout.gallery import render_steps_gallery
+
+    hostile = '</script><img src=x onerror="alert(1)">'
+    record = {
+        "n": 0,
+        "id": "a",
+        "prompt": hostile,
+        "task_id": hostile,
+        "status": "js_error",
+        "reward": -0.5,
+        "image": 'images/x".png',
+        "sketch": "sketches/<a>.js",
+        "render": {"errors": [hostile]},
+        "group": hostile,
+    }
+    page = render_steps_gallery({3: [record]})
+    assert "<img src=x" not in page and "</script><img" not in page
+    assert "&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page
+    assert 'src="step-000003/images/x%22.png"' in page
+
+
+def test_a_step_being_written_shows_what_it_has(tmp_path: Path) -> None:
+    folder = tmp_path / step_dir_name(7)
+    folder.mkdir()
+    whole = json.dumps({"n": 0, "id": "a", "prompt": "p", "status": "gate_failed", "reward": -1})
+    (folder / "results.jsonl").write_text(whole + "\n" + whole[:20])  # the writer is mid-line
+    (tmp_path / "step-notes").mkdir()  # not a step folder: ignored
+    assert {step: len(r) for step, r in load_steps(tmp_path).items()} == {7: 1}
+    built = _gallery(tmp_path)
+    assert built.returncode == 0, built.stderr
+    assert 'data-step="7"' in (tmp_path / "index.html").read_text()
