@@ -9,7 +9,8 @@ refuses: the point is the plumbing, not the painting. `examples/grpo_trl.py` is 
 
 Run it with::
 
-    pip install torch==2.13.0            # first: a CPU build (an unpinned torch is multi-GB CUDA)
+    # first, a CPU torch (PyPI's plain torch==2.13.0 is the multi-GB CUDA build):
+    pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
     pip install 'openenv-sketch-env[trl]'
     python examples/grpo_trl_smoke.py
 

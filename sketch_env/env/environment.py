@@ -10,7 +10,8 @@ Seeds: ``reset(seed=s)`` chooses the task from ``s`` (`sketch_env.env.tasks.task
 renders every step of the episode with seed ``s``, so revisions are compared on the same
 randomness. A seed must be an integer in ``[0, 2**32)`` (the renderer's PRNG takes 32 bits; a
 larger or negative seed would silently alias another one), else ``reset`` raises
-`ValueError` — the same rule OpenEnv's HTTP ``/reset`` applies (``seed >= 0``). ``seed=None``
+`ValueError` with `sketch_env.render.base.check_seed`'s message: the renderer, the TRL
+integration and the CLI apply the same check. ``seed=None``
 draws a fresh seed and reports it in the observation, so the episode can be replayed.
 """
 
@@ -47,14 +48,13 @@ from sketch_env.env.tasks import (
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
+from sketch_env.render.base import MAX_SEED, check_seed
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
 
 __all__ = ["MAX_PROMPT_CHARS", "MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"]
 
-#: Seeds are 32-bit: the renderer masks the seed to 32 bits, so larger ones would alias.
-MAX_SEED = 2**32 - 1
 #: Longest free-form prompt accepted by ``reset(prompt=...)``.
 MAX_PROMPT_CHARS = 4096
 #: The only split of the shipped task set (OpenEnv task API).
@@ -64,30 +64,6 @@ SPLIT = "train"
 class EpisodeError(RuntimeError):
     """A step that the episode cannot take: before ``reset``, after ``done``, or after
     ``close``, or while another step of the same session is still running."""
-
-
-def check_seed(seed: Any) -> int:
-    """Validates an episode seed.
-
-    Args:
-        seed: The seed.
-
-    Returns:
-        The seed as an ``int``.
-
-    Raises:
-        ValueError: If it is not an integer in ``[0, 2**32)`` (booleans are refused).
-    """
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise ValueError(f"seed must be an integer in [0, {MAX_SEED}], got {seed!r}")
-    value = int(seed.__index__())
-    if not 0 <= value <= MAX_SEED:
-        raise ValueError(
-            f"seed must be an integer in [0, {MAX_SEED}], got {value}; negative and larger "
-            "seeds are refused rather than folded, because folding would make different "
-            "seeds paint the same picture"
-        )
-    return value
 
 
 class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState]):
@@ -455,6 +431,8 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             js_errors=list(render.errors) if render is not None else [],
             coverage=render.paint_fraction if render is not None else None,
             elapsed_ms=render.elapsed_ms if render is not None else None,
+            queue_ms=render.queue_ms if render is not None else None,
+            render_ms=render.render_ms if render is not None else None,
             backend=render.backend if render is not None else None,
             width=render.width if render is not None else None,
             height=render.height if render is not None else None,

@@ -33,6 +33,7 @@ from sketch_env.env.models import (
     SketchAction,
     SketchObservation,
 )
+from sketch_env.render.base import check_seed
 
 __all__ = ["ENV_ID", "SketchEnv", "UnicodeText"]
 
@@ -164,6 +165,9 @@ class SketchEnv(gymnasium.Env):
         Raises:
             ValueError: On a bad seed or option (see `SketchEnvironment.reset`).
         """
+        if seed is not None:
+            # Checked before gymnasium sees it, whose own check words -1 differently.
+            seed = check_seed(seed)
         super().reset(seed=seed)
         episode_seed = seed if seed is not None else int(self.np_random.integers(0, 2**32))
         obs = self.core.reset(seed=episode_seed, **dict(options or {}))
@@ -227,6 +231,8 @@ class SketchEnv(gymnasium.Env):
             "feedback": obs.feedback,
             "backend": obs.backend,
             "elapsed_ms": obs.elapsed_ms,
+            "queue_ms": obs.queue_ms,
+            "render_ms": obs.render_ms,
             "task_id": obs.task_id,
             "seed": obs.seed,
         }

@@ -154,7 +154,9 @@ class SketchObservation(Observation):
         render_status: The renderer's status (``ok``, ``timeout``, ``js_error``...).
         js_errors: JavaScript errors the sketch raised.
         coverage: Paint coverage of the canvas in ``[0, 1]``.
-        elapsed_ms: Render wall time.
+        elapsed_ms: Render wall time, queueing included: ``queue_ms + render_ms``.
+        queue_ms: Time the sketch waited for a free browser (load, not the sketch's cost).
+        render_ms: Time the render itself took.
         backend: GL backend that rendered the picture (pictures differ across backends).
         width: Canvas width.
         height: Canvas height.
@@ -188,6 +190,8 @@ class SketchObservation(Observation):
     js_errors: list[str] = Field(default_factory=list)
     coverage: float | None = None
     elapsed_ms: float | None = None
+    queue_ms: float | None = None
+    render_ms: float | None = None
     backend: str | None = None
     width: int | None = None
     height: int | None = None

@@ -129,7 +129,12 @@ class Rollout:
             lines.append("The sketch was not run. Fix these problems:")
             lines += [f"- {reason}" for reason in self.gate.reasons]
         elif self.render is not None:
-            lines.append(f"Render: {self.render.status.value} in {self.render.elapsed_ms:.0f} ms.")
+            render = self.render
+            line = f"Render: {render.status.value} in {render.render_ms:.0f} ms"
+            if render.queue_ms >= 1.0:
+                # Quoted apart: time queued behind other renders says nothing about the sketch.
+                line += f" (after {render.queue_ms:.0f} ms waiting for a free browser)"
+            lines.append(line + ".")
             errors = [e for e in self.render.errors if e]
             if errors:
                 lines.append("JavaScript errors:")

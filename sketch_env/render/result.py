@@ -61,7 +61,11 @@ class Render:
         paint_fraction: Share of pixels that differ from the picture's background (see
             `sketch_env.render.paint_fraction`); ``0.0`` without a picture.
         errors: JavaScript errors in the order they happened, plus ``harness:`` notes.
-        elapsed_ms: Wall time of the render, including retries.
+        elapsed_ms: Wall time from the call to the result, including retries: `queue_ms` (waiting
+            for a free browser) plus `render_ms` (the render itself). Under load most of it
+            can be queueing (measured: one sketch took 214 ms first in line and 2,928 ms behind
+            a full batch), so quote `render_ms` for what the sketch cost.
+        queue_ms: Time spent waiting for a free browser (every attempt's wait, summed).
         backend: The GL backend that rendered it (pictures are reproducible only within one).
         seed: The seed given to ``Math.random``, p5's ``random``/``noise`` and p5.brush.
         frames: ``draw`` frames that completed.
@@ -83,6 +87,12 @@ class Render:
     height: int = 0
     attempts: int = 1
     blocked_requests: tuple[str, ...] = ()
+    queue_ms: float = 0.0
+
+    @property
+    def render_ms(self) -> float:
+        """Time the render itself took: `elapsed_ms` less the time queued for a browser."""
+        return max(0.0, self.elapsed_ms - self.queue_ms)
 
     @property
     def ok(self) -> bool:
@@ -116,6 +126,8 @@ class Render:
             "paint_fraction": self.paint_fraction,
             "errors": list(self.errors),
             "elapsed_ms": self.elapsed_ms,
+            "queue_ms": self.queue_ms,
+            "render_ms": self.render_ms,
             "backend": self.backend,
             "seed": self.seed,
             "frames": self.frames,

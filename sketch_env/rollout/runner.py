@@ -33,6 +33,7 @@ from typing import Any
 
 from sketch_env.evaluation import Evaluator, Rollout
 from sketch_env.evaluation.replies import completion_text, resolve_prompt
+from sketch_env.render.base import check_seed
 
 __all__ = [
     "RolloutItem",
@@ -42,6 +43,7 @@ __all__ = [
     "items_from_sketches",
     "iter_jobs",
     "load_records",
+    "record_rollout",
     "run_rollouts",
 ]
 
@@ -179,8 +181,9 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
         One item per non-empty line.
 
     Raises:
-        ValueError: For a line that is not a JSON object, lacks ``reply``/``completion``, or
-            has nothing to score against (the message names the line).
+        ValueError: For a line that is not a JSON object, lacks ``reply``/``completion``, has
+            a bad seed, or has nothing to score against (the message names the line); for a
+            file with no reply at all.
         FileNotFoundError: If the file does not exist.
     """
     path = Path(path)
@@ -208,6 +211,10 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
             except ValueError as exc:
                 raise ValueError(f"{where}: {exc}") from exc
             seed = row.get("seed")
+            try:
+                seed = check_seed(seed) if seed is not None else None
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc}") from exc
             known = {"reply", "completion", "prompt", "prompt_text", "task_id", "seed", "id"}
             items.append(
                 RolloutItem(
@@ -215,15 +222,28 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
                     reply=completion_text(reply),
                     prompt=scene,
                     task_id=row.get("task_id"),
-                    seed=int(seed) if seed is not None else None,
+                    seed=seed,
                     origin=where,
                     metadata={k: v for k, v in row.items() if k not in known},
                 )
             )
+    if not items:
+        raise ValueError(f"{path}: no replies in the file (it is empty or holds only blank lines)")
     return items
 
 
-def _record(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
+def record_rollout(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
+    """Writes one rollout's picture and sketch into a folder and returns its results record.
+
+    Args:
+        n: The rollout's number in the folder (file names start with it).
+        item: What was evaluated (its id names the files).
+        rollout: The outcome.
+        out_dir: The folder; ``images/`` and ``sketches/`` must exist in it.
+
+    Returns:
+        The ``results.jsonl`` record (paths relative to ``out_dir``).
+    """
     base = f"{n:04d}-{_slug(item.id)}"
     sketch_rel = None
     source = rollout.gate.source
@@ -302,7 +322,7 @@ def run_rollouts(
                 [seed for _, seed in chunk],
             )
             for offset, ((item, _), rollout) in enumerate(zip(chunk, rollouts, strict=True)):
-                record = _record(begin + offset, item, rollout, out)
+                record = record_rollout(begin + offset, item, rollout, out)
                 records.append(record)
                 results.write(json.dumps(record, ensure_ascii=False) + "\n")
             results.flush()

@@ -9,9 +9,11 @@ from sketch_env.evaluation.cache import SketchEvaluation
 from sketch_env.evaluation.replies import resolve_prompt
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
+from sketch_env.render.base import check_seed
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.trl.artifacts import ArtifactConfig, ArtifactWriter
 
 __all__ = ["SketchToolEnv"]
 
@@ -53,7 +55,12 @@ class SketchToolEnv:
         "scores, then revise it. The last sketch you render is the one that is scored."
     )
 
+    #: Where each episode's last render is written (see `ArtifactConfig`; the step is the
+    #: episode's round: this instance's reset count). ``None`` writes nothing.
+    artifacts: ArtifactConfig | None = None
+
     _evaluations: ClassVar[dict[type, SketchEvaluation]] = {}
+    _writers: ClassVar[dict[type, ArtifactWriter]] = {}
     _evaluations_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self) -> None:
@@ -61,6 +68,9 @@ class SketchToolEnv:
         self._seed = self.seed
         self._renders = 0
         self._last: Rollout | None = None
+        self._round = -1
+        self._saved_round = -2
+        self._task_id: str | None = None
 
     @classmethod
     def configured(cls, **settings: Any) -> type[SketchToolEnv]:
@@ -68,7 +78,8 @@ class SketchToolEnv:
 
         Args:
             **settings: Class attributes to override (``scorer``, ``reward_config``,
-                ``gate_config``, ``renderer``, ``seed``, ``max_renders``, ``instructions``).
+                ``gate_config``, ``renderer``, ``seed``, ``max_renders``, ``instructions``,
+                ``artifacts``).
 
         Returns:
             The subclass.
@@ -84,6 +95,7 @@ class SketchToolEnv:
             "seed",
             "max_renders",
             "instructions",
+            "artifacts",
         }
         unknown = sorted(set(settings) - allowed)
         if unknown:
@@ -116,6 +128,9 @@ class SketchToolEnv:
 
         Returns:
             `instructions` (appended to the user's message by TRL), or ``None``.
+
+        Raises:
+            ValueError: If the row's seed is not valid (`sketch_env.render.base.check_seed`).
         """
         self._prompt = resolve_prompt(
             prompt_text=row.get("prompt_text"),
@@ -123,9 +138,12 @@ class SketchToolEnv:
             chat_prompt=row.get("prompt"),
         )
         seed = row.get("seed")
-        self._seed = int(seed) if seed is not None else self.seed
+        self._seed = check_seed(seed) if seed is not None else self.seed
         self._renders = 0
         self._last = None
+        # TRL keeps one instance per batch slot and resets it once per generation round.
+        self._round += 1
+        self._task_id = row.get("task_id")
         return self.instructions
 
     def render(self, sketch: str) -> str:
@@ -160,7 +178,19 @@ class SketchToolEnv:
         if self._last is None:
             config = self.reward_config or self._evaluation().evaluator.reward_config
             return config.gate_fail_reward
+        if self.artifacts is not None and self._saved_round != self._round:
+            self._saved_round = self._round
+            self._writer().add(max(self._round, 0), [self._last], task_ids=[self._task_id])
         return self._last.reward.reward
+
+    @classmethod
+    def _writer(cls) -> ArtifactWriter:
+        with cls._evaluations_lock:
+            writer = cls._writers.get(cls)
+            if writer is None or writer.config != cls.artifacts:
+                assert cls.artifacts is not None
+                writer = cls._writers[cls] = ArtifactWriter(cls.artifacts)
+            return writer
 
     @property
     def last_rollout(self) -> Rollout | None:
