@@ -10,7 +10,7 @@ from typing import Any
 from sketch_env.evaluation.cache import SketchEvaluation
 from sketch_env.evaluation.rollout import Rollout, RolloutStatus
 
-__all__ = ["METRIC_PREFIX", "batch_metrics", "log_batch"]
+__all__ = ["METRIC_PREFIX", "batch_metrics", "log_batch", "revision_metrics"]
 
 #: Prefix of every metric logged through ``log_metric``.
 METRIC_PREFIX = "sketch"
@@ -60,9 +60,11 @@ def batch_metrics(rollouts: Sequence[Rollout]) -> dict[str, float]:
         rollouts: The batch.
 
     Returns:
-        ``sketch/reward`` (mean over scored completions), ``sketch/coverage`` (mean paint
-        fraction over rendered ones), ``sketch/gate_pass_rate``, ``sketch/preference`` (mean
-        score over scored pictures), ``sketch/render_ms`` (mean render time),
+        ``sketch/reward`` (mean over scored completions), ``sketch/paint_fraction`` (mean
+        share of the canvas painted, over rendered ones), ``sketch/coverage_term`` (mean
+        coverage term of the reward, in ``[0, 1]``, over scored ones),
+        ``sketch/gate_pass_rate``, ``sketch/preference`` (mean score over scored pictures),
+        ``sketch/render_ms`` (mean render time),
         ``sketch/infra_failures`` and ``sketch/failures/<status>`` (counts, zeros included so
         that every logging step has the same columns). Means over an empty set are omitted.
     """
@@ -75,7 +77,14 @@ def batch_metrics(rollouts: Sequence[Rollout]) -> dict[str, float]:
     scores = [r.score.value for r in rollouts if r.score is not None]
     metrics: dict[str, float | None] = {
         f"{METRIC_PREFIX}/reward": mean(rewards),
-        f"{METRIC_PREFIX}/coverage": mean([render.paint_fraction for render in rendered]),
+        f"{METRIC_PREFIX}/paint_fraction": mean([render.paint_fraction for render in rendered]),
+        f"{METRIC_PREFIX}/coverage_term": mean(
+            [
+                r.reward.coverage_term
+                for r in rollouts
+                if r.reward.reward is not None and r.reward.coverage_term is not None
+            ]
+        ),
         f"{METRIC_PREFIX}/gate_pass_rate": (
             sum(r.gate.passed for r in rollouts) / len(rollouts) if rollouts else None
         ),
@@ -87,3 +96,42 @@ def batch_metrics(rollouts: Sequence[Rollout]) -> dict[str, float]:
     for status in _FAILURE_STATUSES:
         metrics[f"{METRIC_PREFIX}/failures/{status.value}"] = float(statuses.get(status, 0))
     return {name: value for name, value in metrics.items() if value is not None}
+
+
+def revision_metrics(episodes: Sequence[Sequence[Rollout]]) -> dict[str, float]:
+    """How much episodes that render several times improve from the first render to the last.
+
+    Args:
+        episodes: Each episode's renders, in order.
+
+    Returns:
+        ``sketch/revision/renders`` (mean renders per episode), ``sketch/revision/no_render``
+        (episodes that rendered nothing), and over the episodes whose first and last renders
+        were both scored: ``sketch/revision/first_reward``, ``sketch/revision/last_reward``,
+        ``sketch/revision/improvement`` (mean of last minus first) and
+        ``sketch/revision/improved_rate`` (share whose last render beat the first). Means
+        over an empty set are omitted.
+    """
+    pairs = [
+        (episode[0].reward.reward, episode[-1].reward.reward)
+        for episode in episodes
+        if episode
+        and episode[0].reward.reward is not None
+        and episode[-1].reward.reward is not None
+    ]
+    metrics: dict[str, float] = {
+        f"{METRIC_PREFIX}/revision/no_render": float(sum(1 for e in episodes if not e)),
+    }
+    if episodes:
+        metrics[f"{METRIC_PREFIX}/revision/renders"] = math.fsum(len(e) for e in episodes) / len(
+            episodes
+        )
+    if pairs:
+        firsts = [float(first) for first, _ in pairs if first is not None]
+        lasts = [float(last) for _, last in pairs if last is not None]
+        gains = [last - first for first, last in zip(firsts, lasts, strict=True)]
+        metrics[f"{METRIC_PREFIX}/revision/first_reward"] = math.fsum(firsts) / len(pairs)
+        metrics[f"{METRIC_PREFIX}/revision/last_reward"] = math.fsum(lasts) / len(pairs)
+        metrics[f"{METRIC_PREFIX}/revision/improvement"] = math.fsum(gains) / len(pairs)
+        metrics[f"{METRIC_PREFIX}/revision/improved_rate"] = sum(g > 0 for g in gains) / len(pairs)
+    return metrics

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from sketch_env.evaluation.cache import SketchEvaluation
@@ -12,8 +13,29 @@ from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.trl.metrics import METRIC_PREFIX, batch_metrics, revision_metrics
 
-__all__ = ["SketchToolEnv"]
+__all__ = ["FEEDBACK_MODES", "MAX_IMAGE_SIDE", "SketchToolEnv", "ToolMetrics"]
+
+#: What the ``render`` tool answers with besides the picture.
+FEEDBACK_MODES = ("report", "critique")
+#: Largest picture side the tool returns: the canvas is 600 px, so a larger one adds no detail.
+MAX_IMAGE_SIDE = 600
+_SETTINGS = frozenset(
+    {
+        "scorer",
+        "reward_config",
+        "gate_config",
+        "renderer",
+        "seed",
+        "max_renders",
+        "images",
+        "image_size",
+        "feedback",
+        "show_scores",
+        "instructions",
+    }
+)
 
 
 class SketchToolEnv:
@@ -47,10 +69,25 @@ class SketchToolEnv:
     seed: int = 0
     #: Renders allowed per rollout; later calls get an explanation instead of a render.
     max_renders: int = 4
-    #: Appended to the user's message by `reset`; ``None`` appends nothing.
+    #: Return the rendered picture with the feedback, as content blocks
+    #: ``[{"type": "image", "image": PIL.Image}, {"type": "text", "text": ...}]`` (TRL 1.16
+    #: hands the image to a vision-language policy); ``False`` answers with text only, the
+    #: right setting for a text-only policy, whose chat template cannot take an image.
+    images: bool = False
+    #: Side of the square picture the policy sees, in pixels. The canvas is 600x600; 256 px
+    #: costs a Qwen2.5-VL-style processor (28 px per merged patch) about 81 image tokens per
+    #: render instead of about 441.
+    image_size: int = 256
+    #: ``"report"`` (how the render went: gate reasons, status, errors, paint coverage) or
+    #: ``"critique"`` (what went wrong and what to change, in words; `Rollout.critique`).
+    feedback: str = "report"
+    #: Put the score and the reward in the feedback. Off by default: a policy that reads its
+    #: score learns to please the scorer rather than to paint.
+    show_scores: bool = False
+    #: Appended to the user's message by `reset`, after a blank line; ``None`` appends nothing.
     instructions: str | None = (
-        "You can call the `render` tool with a complete sketch to see how it renders and "
-        "scores, then revise it. The last sketch you render is the one that is scored."
+        "You can call the `render` tool with a complete sketch to see how it renders, then "
+        "revise it. The last sketch you render is the one that is scored."
     )
 
     _evaluations: ClassVar[dict[type, SketchEvaluation]] = {}
@@ -59,8 +96,7 @@ class SketchToolEnv:
     def __init__(self) -> None:
         self._prompt = ""
         self._seed = self.seed
-        self._renders = 0
-        self._last: Rollout | None = None
+        self._episode: list[Rollout] = []
 
     @classmethod
     def configured(cls, **settings: Any) -> type[SketchToolEnv]:
@@ -68,29 +104,49 @@ class SketchToolEnv:
 
         Args:
             **settings: Class attributes to override (``scorer``, ``reward_config``,
-                ``gate_config``, ``renderer``, ``seed``, ``max_renders``, ``instructions``).
+                ``gate_config``, ``renderer``, ``seed``, ``max_renders``, ``images``,
+                ``image_size``, ``feedback``, ``show_scores``, ``instructions``).
 
         Returns:
             The subclass.
 
         Raises:
             AttributeError: For a name that is not a setting.
+            ValueError: For a bad ``max_renders``, ``image_size`` or ``feedback``.
         """
-        allowed = {
-            "scorer",
-            "reward_config",
-            "gate_config",
-            "renderer",
-            "seed",
-            "max_renders",
-            "instructions",
-        }
-        unknown = sorted(set(settings) - allowed)
+        unknown = sorted(set(settings) - _SETTINGS)
         if unknown:
             raise AttributeError(
-                f"unknown SketchToolEnv settings {unknown}; known: {sorted(allowed)}"
+                f"unknown SketchToolEnv settings {unknown}; known: {sorted(_SETTINGS)}"
+            )
+        max_renders = settings.get("max_renders", cls.max_renders)
+        if isinstance(max_renders, bool) or not isinstance(max_renders, int) or max_renders < 1:
+            raise ValueError(f"max_renders must be a positive integer, got {max_renders!r}")
+        size = settings.get("image_size", cls.image_size)
+        if isinstance(size, bool) or not isinstance(size, int) or not 16 <= size <= MAX_IMAGE_SIDE:
+            raise ValueError(
+                f"image_size must be an integer in [16, {MAX_IMAGE_SIDE}], got {size!r}"
+            )
+        if settings.get("feedback", cls.feedback) not in FEEDBACK_MODES:
+            raise ValueError(
+                f"feedback must be one of {FEEDBACK_MODES}, got {settings['feedback']!r}"
             )
         return type(cls.__name__, (cls,), dict(settings))
+
+    @classmethod
+    def metrics(cls) -> ToolMetrics:
+        """A reward function that only logs: pass it in ``reward_funcs`` to log tool mode.
+
+        TRL gives an environment's ``get_reward`` no ``log_metric`` callback; it gives reward
+        functions one, with the batch's environments. The returned function logs the same
+        ``sketch/*`` metrics as `SketchReward` (over each episode's last render) and the
+        ``sketch/revision/*`` metrics (first and last render, improvement), and returns
+        ``None`` for every rollout so it never changes the reward.
+
+        Returns:
+            The `ToolMetrics` function for this configuration.
+        """
+        return ToolMetrics(cls)
 
     @classmethod
     def _evaluation(cls) -> SketchEvaluation:
@@ -124,31 +180,42 @@ class SketchToolEnv:
         )
         seed = row.get("seed")
         self._seed = int(seed) if seed is not None else self.seed
-        self._renders = 0
-        self._last = None
-        return self.instructions
+        self._episode = []
+        # TRL glues this onto the end of the user's message as is, so it brings its own break.
+        return f"\n\n{self.instructions}" if self.instructions else None
 
-    def render(self, sketch: str) -> str:
-        """Renders a p5.js sketch that paints with p5.brush and reports how it went.
+    def render(self, sketch: str) -> str | list[dict[str, Any]]:
+        """Renders a p5.js sketch that paints with p5.brush and shows how it went.
 
         Args:
             sketch: The complete sketch source: a global `function setup()` that calls
                 `createCanvas(600, 600, WEBGL)` and paints with `brush.*` calls.
 
         Returns:
-            Feedback: whether the sketch passed the checks, how the render ended, JavaScript
-            errors, paint coverage, the score and the reward.
+            Feedback on the render (gate reasons, render status, JavaScript errors, paint
+            coverage), and the picture when the environment shows pictures.
         """
-        if self._renders >= self.max_renders:
+        if len(self._episode) >= self.max_renders:
             return (
                 f"No more renders in this episode (limit {self.max_renders}); the last "
                 "sketch rendered is the one scored."
             )
-        self._renders += 1
         evaluation = self._evaluation()
         (rollout,) = evaluation.rollouts([(sketch or "", self._prompt, self._seed)])
-        self._last = rollout
-        return rollout.feedback()
+        self._episode.append(rollout)
+        if self.feedback == "critique":
+            text = rollout.critique(evaluation.evaluator.reward_config)
+            if self.show_scores and rollout.reward.reward is not None:
+                text += f"\nReward: {rollout.reward.reward:.3f}."
+        else:
+            text = rollout.feedback(scores=self.show_scores)
+        render = rollout.render
+        if not self.images:
+            return text
+        if render is None or render.png is None or not render.status.has_picture:
+            return [{"type": "text", "text": f"{text}\n(No picture: nothing was painted.)"}]
+        picture = render.image((self.image_size, self.image_size))
+        return [{"type": "image", "image": picture}, {"type": "text", "text": text}]
 
     def get_reward(self) -> float | None:
         """The reward of the last sketch rendered in this rollout.
@@ -157,12 +224,76 @@ class SketchToolEnv:
             Its reward; the configured gate-failure reward when nothing was rendered; ``None``
             when the last render failed for infrastructure reasons.
         """
-        if self._last is None:
+        if not self._episode:
             config = self.reward_config or self._evaluation().evaluator.reward_config
             return config.gate_fail_reward
-        return self._last.reward.reward
+        return self._episode[-1].reward.reward
 
     @property
     def last_rollout(self) -> Rollout | None:
         """The last `Rollout` of this episode (a property, so TRL does not expose it as a tool)."""
-        return self._last
+        return self._episode[-1] if self._episode else None
+
+    @property
+    def episode(self) -> tuple[Rollout, ...]:
+        """Every render of this episode, in order (first attempt to last revision)."""
+        return tuple(self._episode)
+
+
+class ToolMetrics:
+    """Logs a tool-mode batch through TRL's ``log_metric`` / ``log_extra`` (see
+    `SketchToolEnv.metrics`). It returns ``None`` per rollout, which TRL leaves out of the
+    reward sum, so adding it to ``reward_funcs`` changes no reward; TRL's own
+    ``rewards/sketch_tool_metrics/mean`` column is therefore NaN.
+
+    Args:
+        env_class: The environment class whose episodes it reads (other environments in the
+            batch are skipped).
+    """
+
+    __name__ = "sketch_tool_metrics"
+
+    def __init__(self, env_class: type[SketchToolEnv]) -> None:
+        self.env_class = env_class
+        #: The last batch's episodes, each a tuple of its renders in order.
+        self.last_episodes: list[tuple[Rollout, ...]] = []
+
+    def __call__(
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] = (),
+        environments: Sequence[Any] | None = None,
+        log_metric: Callable[[str, float], None] | None = None,
+        log_extra: Callable[[str, list[Any]], None] | None = None,
+        **kwargs: Any,
+    ) -> list[float | None]:
+        """Logs the batch's metrics.
+
+        Args:
+            prompts: The prompts (unused).
+            completions: The completions (only their number is used).
+            environments: The batch's environments, one per completion (TRL passes them).
+            log_metric: TRL's ``log_metric`` callback.
+            log_extra: TRL's ``log_extra`` callback.
+            **kwargs: Other reward-function arguments (ignored).
+
+        Returns:
+            ``None`` for every completion.
+        """
+        envs = [e for e in environments or () if isinstance(e, self.env_class)]
+        episodes = [e.episode for e in envs]
+        self.last_episodes = episodes
+        last = [episode[-1] for episode in episodes if episode]
+        if log_metric is not None:
+            metrics = {**batch_metrics(last), **revision_metrics(episodes)} if envs else {}
+            for name, value in metrics.items():
+                log_metric(name, value)
+        if log_extra is not None and envs:
+            log_extra(f"{METRIC_PREFIX}_status", [_status(e) for e in episodes])
+            log_extra(f"{METRIC_PREFIX}_renders", [len(e) for e in episodes])
+        size = len(environments) if environments is not None else len(completions)
+        return [None] * size
+
+
+def _status(episode: tuple[Rollout, ...]) -> str:
+    return episode[-1].status.value if episode else "no_render"
