@@ -22,7 +22,7 @@ from sketch_env.trl import (
     SketchToolEnv,
     make_dataset,
 )
-from tests.conftest import GOOD_SKETCH
+from tests.conftest import BARE_SKETCH, GOOD_SKETCH
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -188,19 +188,6 @@ def test_prompt_is_required() -> None:
         reward(prompts=[[{"role": "system", "content": "x"}]], completions=["y"])
     with pytest.raises(ValueError, match="unknown component"):
         SketchReward(component="beauty")
-
-
-#: Passes the gate and runs cleanly, but leaves the canvas bare (one short pencil mark).
-BARE_SKETCH = """
-function setup() {
-  createCanvas(300, 300, WEBGL);
-  background(245, 240, 228);
-  translate(-width / 2, -height / 2);
-  brush.set('HB', '#1f2f7a', 1);
-  brush.line(10, 10, 14, 12);
-  noLoop();
-}
-"""
 
 
 def test_tool_environment(renderer) -> None:
