@@ -89,6 +89,12 @@ class Render:
         """Whether the sketch finished cleanly (status ``OK``)."""
         return self.status is RenderStatus.OK
 
+    @property
+    def has_picture(self) -> bool:
+        """Whether there is a picture of the sketch's own making to show a policy: a PNG and a
+        status that carries one (`RenderStatus.has_picture`)."""
+        return self.png is not None and self.status.has_picture
+
     def image(self, size: tuple[int, int] | None = None) -> Image.Image:
         """Returns the picture as an RGB PIL image, transparent pixels over white.
 

@@ -212,7 +212,7 @@ class SketchToolEnv:
         render = rollout.render
         if not self.images:
             return text
-        if render is None or render.png is None or not render.status.has_picture:
+        if render is None or not render.has_picture:
             return [{"type": "text", "text": f"{text}\n(No picture: nothing was painted.)"}]
         picture = render.image((self.image_size, self.image_size))
         return [{"type": "image", "image": picture}, {"type": "text", "text": text}]
