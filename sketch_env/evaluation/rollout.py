@@ -8,7 +8,7 @@ refused it, the scorer failed on a good picture, or else the render's own status
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ from sketch_env.render.result import Render, RenderStatus
 from sketch_env.scoring.base import Score
 from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, RewardStatus
 
-__all__ = ["Rollout", "RolloutStatus"]
+__all__ = ["Rollout", "RolloutStatus", "revision_summary"]
 
 
 class RolloutStatus(enum.StrEnum):
@@ -216,3 +216,23 @@ class Rollout:
         if not lines:
             lines.append("Nothing went wrong: the sketch ran cleanly and covers the canvas.")
         return "\n".join(lines)
+
+
+def revision_summary(episode: Sequence[Rollout]) -> dict[str, float | int | None]:
+    """How one episode's renders went from the first attempt to the last revision.
+
+    Args:
+        episode: The episode's rollouts, in order.
+
+    Returns:
+        ``renders``, ``first_reward``, ``last_reward`` and ``improvement`` (last minus first;
+        ``None`` unless both were scored).
+    """
+    first = episode[0].reward.reward if episode else None
+    last = episode[-1].reward.reward if episode else None
+    return {
+        "renders": len(episode),
+        "first_reward": first,
+        "last_reward": last,
+        "improvement": last - first if first is not None and last is not None else None,
+    }

@@ -5,8 +5,10 @@
 from disk. One row per rollout: thumbnail (linked to the full picture), id and task, prompt,
 reward, every reward component, status, render time, seed, and the gate's reasons or the
 JavaScript errors. Clicking a column header sorts by it (again to reverse); a menu filters by
-status and a box filters by text. Everything shown is escaped: prompts and errors come from
-models and sketches.
+status and a box filters by text. Multi-turn episodes (records with ``episode`` and ``turn``)
+also get a strip each above the table: the episode's renders in turn order, each with its
+reward, and the improvement from the first render to the last. Everything shown is escaped:
+prompts and errors come from models and sketches.
 """
 
 from __future__ import annotations
@@ -69,6 +71,15 @@ td.pic img { width: 160px; height: 160px; object-fit: contain; background: #fff;
 .problems li { color: var(--bad); word-break: break-word; }
 details summary { cursor: pointer; color: var(--muted); font-size: 12px; }
 a { color: #1f4e99; }
+.episodes { padding: 8px 24px 16px; }
+.episodes h2 { font-size: 16px; margin: 8px 0; }
+.episode { margin: 0 0 12px; }
+.episode .turns { display: flex; gap: 10px; flex-wrap: wrap; align-items: flex-start; }
+.turn { width: 130px; font-size: 12px; }
+.turn img, .turn .nopic { width: 128px; height: 128px; }
+.turn img { object-fit: contain; background: #fff; border: 1px solid var(--line);
+            display: block; }
+.arrow { align-self: center; color: var(--muted); }
 """
 
 _JS = """
@@ -207,13 +218,7 @@ def _row(record: Mapping[str, Any]) -> str:
     }
     attrs = " ".join(f'data-{key}="{_attr(value)}"' for key, value in data.items())
 
-    image = record.get("image")
-    if image:
-        src = _esc(quote(str(image)))
-        alt = _esc(f"{record.get('id')} (seed {record.get('seed')})")
-        picture = f'<a href="{src}"><img src="{src}" alt="{alt}"></a>'
-    else:
-        picture = f'<div class="nopic">no picture<br>({_esc(status)})</div>'
+    picture = _picture(record)
 
     task = record.get("task_id")
     sketch = record.get("sketch")
@@ -267,6 +272,47 @@ def _row(record: Mapping[str, Any]) -> str:
     )
 
 
+_ARROW = '<span class="arrow">&rarr;</span>'
+
+
+def _picture(record: Mapping[str, Any]) -> str:
+    image = record.get("image")
+    if image:
+        src = _esc(quote(str(image)))
+        alt = _esc(f"{record.get('id')} (seed {record.get('seed')})")
+        return f'<a href="{src}"><img src="{src}" alt="{alt}"></a>'
+    return f'<div class="nopic">no picture<br>({_esc(_status_of(record))})</div>'
+
+
+def _episodes(records: Sequence[Mapping[str, Any]]) -> str:
+    # One strip per (episode, seed), turns in order, in the order episodes first appear.
+    strips: dict[tuple[str, Any], list[Mapping[str, Any]]] = {}
+    for record in records:
+        if record.get("episode") is not None:
+            strips.setdefault((str(record["episode"]), record.get("seed")), []).append(record)
+    if not strips:
+        return ""
+    parts = []
+    for (episode, seed), turns in strips.items():
+        turns = sorted(turns, key=lambda r: int(r.get("turn") or 0))
+        cells = [
+            f'<div class="turn">{_picture(r)}<div>turn {_esc(r.get("turn"))}: reward '
+            f'{_fmt(r.get("reward"))}</div><span class="status status-{_esc(_status_of(r))}">'
+            f"{_esc(_status_of(r))}</span></div>"
+            for r in turns
+        ]
+        revision = turns[-1].get("revision") or {}
+        gain = revision.get("improvement")
+        summary = f"improvement {_fmt(gain)}" if gain is not None else "improvement n/a"
+        parts.append(
+            f'<div class="episode" data-episode="{_attr(episode)}">'
+            f"<div><b>{_esc(episode)}</b> (seed {_esc(seed)}): {len(turns)} render(s), "
+            f"{_esc(summary)}</div>"
+            f'<div class="turns">{_ARROW.join(cells)}</div></div>'
+        )
+    return f'<section class="episodes"><h2>Episodes</h2>{"".join(parts)}</section>'
+
+
 def render_gallery(
     records: Sequence[Mapping[str, Any]],
     title: str | None = None,
@@ -315,6 +361,7 @@ def render_gallery(
 </head>
 <body>
 <header><h1>{_esc(title)}</h1><div class="info">{info_html}</div></header>
+{_episodes(records)}
 <div class="controls">
   <label>Status <select id="status-filter">{options}</select></label>
   <input id="text-filter" type="search" placeholder="filter by text (prompt, id, error)">

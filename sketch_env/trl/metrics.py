@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sketch_env.evaluation.cache import SketchEvaluation
-from sketch_env.evaluation.rollout import Rollout, RolloutStatus
+from sketch_env.evaluation.rollout import Rollout, RolloutStatus, revision_summary
 
 __all__ = ["METRIC_PREFIX", "batch_metrics", "log_batch", "revision_metrics"]
 
@@ -112,12 +112,12 @@ def revision_metrics(episodes: Sequence[Sequence[Rollout]]) -> dict[str, float]:
         ``sketch/revision/improved_rate`` (share whose last render beat the first). Means
         over an empty set are omitted.
     """
+    summaries = [revision_summary(episode) for episode in episodes]
     pairs = [
-        (episode[0].reward.reward, episode[-1].reward.reward)
-        for episode in episodes
-        if episode
-        and episode[0].reward.reward is not None
-        and episode[-1].reward.reward is not None
+        (float(first), float(last))
+        for s in summaries
+        if isinstance(first := s["first_reward"], float)
+        and isinstance(last := s["last_reward"], float)
     ]
     metrics: dict[str, float] = {
         f"{METRIC_PREFIX}/revision/no_render": float(sum(1 for e in episodes if not e)),
@@ -127,9 +127,9 @@ def revision_metrics(episodes: Sequence[Sequence[Rollout]]) -> dict[str, float]:
             episodes
         )
     if pairs:
-        firsts = [float(first) for first, _ in pairs if first is not None]
-        lasts = [float(last) for _, last in pairs if last is not None]
-        gains = [last - first for first, last in zip(firsts, lasts, strict=True)]
+        firsts = [first for first, _ in pairs]
+        lasts = [last for _, last in pairs]
+        gains = [last - first for first, last in pairs]
         metrics[f"{METRIC_PREFIX}/revision/first_reward"] = math.fsum(firsts) / len(pairs)
         metrics[f"{METRIC_PREFIX}/revision/last_reward"] = math.fsum(lasts) / len(pairs)
         metrics[f"{METRIC_PREFIX}/revision/improvement"] = math.fsum(gains) / len(pairs)
