@@ -225,6 +225,12 @@ def test_tool_environment(renderer) -> None:
     with pytest.raises(ValueError, match="max_renders"):
         SketchToolEnv.configured(max_renders=0)
     assert env_cls.configured(instructions=None)().reset(prompt_text="x") is None
+    # A tool call can carry any JSON value: a non-string is refused with a reason, no crash.
+    odd = env_cls()
+    odd.reset(prompt_text="x")
+    answer = odd.render(sketch={"code": GOOD_SKETCH})
+    assert isinstance(answer, str) and "must be a string, got dict" in answer
+    assert odd.get_reward() == -1.0
 
     scored = env_cls.configured(show_scores=True)()
     scored.reset(prompt_text="a quiet pond", seed=3)

@@ -45,14 +45,19 @@ class SketchToolEnv:
     to the policy as a tool, and calls `get_reward` when the rollout ends: the reward of the
     **last** sketch rendered. A policy that never calls `render` gets the gate-failure reward.
 
+    The tool answers with feedback (a report or a critique) and, with ``images``, the picture
+    itself for a vision-language policy; never with the score unless ``show_scores``. Pass
+    `metrics` in ``reward_funcs`` to log the ``sketch/*`` and ``sketch/revision/*`` metrics.
+
     Configure it by subclassing, or with `configured`: the constructor takes no arguments
     because TRL calls it without any. All instances of a configuration share one evaluation
     (one renderer, one scorer client).
 
     Examples:
         ```python
-        env_cls = SketchToolEnv.configured(scorer="hpsv3+http://gpu-box:8765")
-        trainer = GRPOTrainer(model=..., train_dataset=make_dataset(),
+        env_cls = SketchToolEnv.configured(scorer="hpsv3+http://gpu-box:8765", images=True)
+        trainer = GRPOTrainer(model=vlm, processing_class=processor,
+                              reward_funcs=[env_cls.metrics()], train_dataset=make_dataset(),
                               environment_factory=env_cls, args=GRPOConfig(...))
         ```
     """
@@ -201,7 +206,10 @@ class SketchToolEnv:
                 "sketch rendered is the one scored."
             )
         evaluation = self._evaluation()
-        (rollout,) = evaluation.rollouts([(sketch or "", self._prompt, self._seed)])
+        # A policy's tool call can carry any JSON value; only a string can be a sketch. Anything
+        # else is rendered as nothing (the gate refuses it) and the answer says why.
+        source = sketch if isinstance(sketch, str) else ""
+        (rollout,) = evaluation.rollouts([(source, self._prompt, self._seed)])
         self._episode.append(rollout)
         if self.feedback == "critique":
             text = rollout.critique(evaluation.evaluator.reward_config)
@@ -209,6 +217,8 @@ class SketchToolEnv:
                 text += f"\nReward: {rollout.reward.reward:.3f}."
         else:
             text = rollout.feedback(scores=self.show_scores)
+        if not isinstance(sketch, str):
+            text = f"The `sketch` argument must be a string, got {type(sketch).__name__}.\n{text}"
         render = rollout.render
         if not self.images:
             return text
