@@ -162,7 +162,9 @@ def test_cli_rollout_over_a_folder(tmp_path: Path) -> None:
     assert (out / records[0]["image"]).is_file()
 
 
-def test_cli_rollout_replays_multi_turn_replies(tmp_path: Path) -> None:
+def test_cli_rollout_replays_multi_turn_replies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     require_chromium()
     call = {"type": "function", "function": {"name": "render", "arguments": {"sketch": ""}}}
 
@@ -218,6 +220,7 @@ def test_cli_rollout_replays_multi_turn_replies(tmp_path: Path) -> None:
             ]
         )
     assert status == 0
+    assert "2 multi-turn episode(s); mean improvement" in capsys.readouterr().err
     records = load_records(out)
     turns = [(r.get("episode"), r.get("turn"), r["status"]) for r in records]
     assert turns == [

@@ -59,13 +59,25 @@ def _require(*modules: str) -> None:
             pytest.fail(f"this test needs {module!r}: {TRL_INSTALL_HINT}")
 
 
+def _smoke_example() -> Any:
+    # The CPU smoke example's tokenizer builder, reused (examples/ is not a package).
+    spec = importlib.util.spec_from_file_location(
+        "grpo_trl_smoke", Path(__file__).resolve().parent.parent / "examples" / "grpo_trl_smoke.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _tool_call(sketch: str) -> str:
     payload = json.dumps({"name": "render", "arguments": {"sketch": sketch}})
     return f"<tool_call>\n{payload}\n</tool_call><|im_end|>"
 
 
 def build_processor(texts: list[str]) -> Any:
-    """A Qwen2.5-VL processor: a BPE tokenizer trained on ``texts``, the PIL image processor.
+    """A Qwen2.5-VL processor: a BPE tokenizer trained on ``texts`` (the smoke example's
+    builder, with Qwen2-VL's vision tokens), the PIL image processor.
 
     Args:
         texts: Lines to train the tokenizer on.
@@ -73,27 +85,13 @@ def build_processor(texts: list[str]) -> Any:
     Returns:
         A `transformers.Qwen2_5_VLProcessor` with TRL's Qwen3-VL chat template.
     """
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast, Qwen2_5_VLProcessor
+    from transformers import Qwen2_5_VLProcessor
     from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import (
         Qwen2VLImageProcessorPil,
     )
     from trl.chat_template_utils import qwen3_vl_chat_template
 
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tokenizer.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=800,
-        special_tokens=SPECIAL_TOKENS,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-    )
-    tokenizer.train_from_iterator(texts, trainer=trainer)
-    wrapped = PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer,
-        eos_token="<|im_end|>",
-        pad_token="<|endoftext|>",
-    )
+    wrapped = _smoke_example().build_tokenizer(texts, SPECIAL_TOKENS, vocab_size=800)
     wrapped.add_tokens(TOOL_TOKENS)
     wrapped.chat_template = qwen3_vl_chat_template
     # Pictures stay IMAGE_SIZE x IMAGE_SIZE (the processor would rescale outside this range).

@@ -105,6 +105,10 @@ class RolloutRun:
         values = [r["reward"] for r in self.records if r.get("reward") is not None]
         return sum(values) / len(values) if values else None
 
+    def revisions(self) -> list[dict[str, Any]]:
+        """The revision summary of every replayed episode (one per episode and seed)."""
+        return [r["revision"] for r in self.records if r.get("revision") is not None]
+
 
 def _slug(text: str, limit: int = 48) -> str:
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-._")
