@@ -39,9 +39,10 @@ MAX_ACTION_CHARS = 4 * DEFAULT_MAX_REPLY_BYTES
 
 #: Largest side, in pixels, of the picture an observation carries (the canvas is 600x600).
 MAX_IMAGE_SIDE = 1024
-#: Longest ``image_png_b64`` accepted: the base64 of the largest PNG a ``MAX_IMAGE_SIDE``
-#: square RGB picture can take (incompressible noise, stored blocks: 1 filter byte per row
-#: plus 3 bytes per pixel, about 0.1 % deflate framing), rounded up to 4 MiB of PNG.
+#: Longest ``image_png_b64`` accepted: the base64 of 4 MiB of PNG. The worst case at
+#: ``MAX_IMAGE_SIDE`` is incompressible noise: measured 3,151,224 bytes (4,201,632 in base64)
+#: for a 1024x1024 RGB noise picture saved by Pillow, so every picture the environment makes
+#: fits, and a client never has to hold more.
 MAX_IMAGE_B64_CHARS = 4 * ((4 * 1024 * 1024 + 2) // 3)
 
 RewardPolicy = Literal["last", "best"]

@@ -15,12 +15,12 @@ from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
 from sketch_env.trl.metrics import METRIC_PREFIX, batch_metrics, revision_metrics
 
-__all__ = ["FEEDBACK_MODES", "MAX_IMAGE_SIDE", "SketchToolEnv", "ToolMetrics"]
+__all__ = ["FEEDBACK_MODES", "MAX_TOOL_IMAGE_SIDE", "SketchToolEnv", "ToolMetrics"]
 
 #: What the ``render`` tool answers with besides the picture.
 FEEDBACK_MODES = ("report", "critique")
 #: Largest picture side the tool returns: the canvas is 600 px, so a larger one adds no detail.
-MAX_IMAGE_SIDE = 600
+MAX_TOOL_IMAGE_SIDE = 600
 _SETTINGS = frozenset(
     {
         "scorer",
@@ -128,9 +128,13 @@ class SketchToolEnv:
         if isinstance(max_renders, bool) or not isinstance(max_renders, int) or max_renders < 1:
             raise ValueError(f"max_renders must be a positive integer, got {max_renders!r}")
         size = settings.get("image_size", cls.image_size)
-        if isinstance(size, bool) or not isinstance(size, int) or not 16 <= size <= MAX_IMAGE_SIDE:
+        if (
+            isinstance(size, bool)
+            or not isinstance(size, int)
+            or not 16 <= size <= MAX_TOOL_IMAGE_SIDE
+        ):
             raise ValueError(
-                f"image_size must be an integer in [16, {MAX_IMAGE_SIDE}], got {size!r}"
+                f"image_size must be an integer in [16, {MAX_TOOL_IMAGE_SIDE}], got {size!r}"
             )
         if settings.get("feedback", cls.feedback) not in FEEDBACK_MODES:
             raise ValueError(
