@@ -28,7 +28,9 @@ Then::
         --scorer hpsv3+http://127.0.0.1:8765 --lora --out runs/vlm-revise
 
 Generation uses transformers by default; ``--vllm`` switches to vLLM's colocated mode
-(``pip install vllm``), which TRL 1.16 feeds tool images through the same processor.
+(``pip install vllm``): TRL 1.16 hands the tool images to vLLM's ``generate`` with the token
+ids. Neither mode has been run with a real model here (no GPU run yet); the CPU test runs the
+transformers path.
 """
 
 from __future__ import annotations
