@@ -197,7 +197,7 @@ def test_grpo_trainer_writes_bounded_artifacts_and_logs_them(tmp_path: Path) -> 
         assert 0 <= row["sketch/identical_pictures"] <= 1
         assert 0 <= row["sketch/frac_groups_zero_std"] <= 1
         assert row["sketch/queue_ms"] >= 0 and row["sketch/render_ms"] > 0
-        assert row["sketch/coverage_min"] <= row["sketch/coverage_max"]
+        assert row["sketch/paint_fraction_min"] <= row["sketch/paint_fraction_max"]
 
 
 def _gallery(directory: Path) -> subprocess.CompletedProcess[str]:

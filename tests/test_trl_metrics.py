@@ -61,9 +61,9 @@ def test_batch_metrics_catch_repeats_spread_and_gate_classes(renderer) -> None:
     assert metrics["sketch/gate/no_code"] == 3.0
     assert metrics["sketch/gate/syntax_error"] == 1.0
     coverage = [r.render.paint_fraction for r in rollouts[:3] if r.render is not None]
-    assert metrics["sketch/coverage_min"] == min(coverage)
-    assert metrics["sketch/coverage_max"] == max(coverage)
-    assert metrics["sketch/coverage_median"] == statistics.median(coverage)
+    assert metrics["sketch/paint_fraction_min"] == min(coverage)
+    assert metrics["sketch/paint_fraction_max"] == max(coverage)
+    assert metrics["sketch/paint_fraction_median"] == statistics.median(coverage)
     dark = [r.reward.dark_mass for r in rollouts[:3]]
     assert all(d is not None for d in dark)
     assert metrics["sketch/dark_mass_max"] == max(d for d in dark if d is not None)

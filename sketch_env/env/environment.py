@@ -30,6 +30,7 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
 from sketch_env.env.models import (
+    MAX_IMAGE_SIDE,
     RewardComponents,
     RewardPolicy,
     SketchAction,
@@ -53,10 +54,21 @@ from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
 
-__all__ = ["MAX_PROMPT_CHARS", "MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"]
+__all__ = [
+    "DEFAULT_IMAGE_SIZE",
+    "MAX_PROMPT_CHARS",
+    "MAX_SEED",
+    "EpisodeError",
+    "SketchEnvironment",
+    "check_image_size",
+    "check_seed",
+]
 
 #: Longest free-form prompt accepted by ``reset(prompt=...)``.
 MAX_PROMPT_CHARS = 4096
+#: Side of the picture an observation carries by default: 256 px is about 81 image tokens for
+#: a Qwen2.5-VL-style processor (28 px per merged patch) against about 441 at 600 px.
+DEFAULT_IMAGE_SIZE = 256
 #: The only split of the shipped task set (OpenEnv task API).
 SPLIT = "train"
 
@@ -81,7 +93,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         gate_config: Which gate rules apply.
         max_steps: Sketches allowed per episode (1 = single turn).
         reward_policy: ``"last"`` (the episode's reward is the last step's) or ``"best"``.
-        include_image: Put the rendered PNG (base64) in every step observation.
+        include_image: Put the rendered picture (base64 PNG) in every step observation.
+        image_size: ``(width, height)`` of that picture, or one side for a square; the canvas
+            is resized to it (`Render.image`), so the observation's PNG and the gymnasium
+            adapter's array hold the same pixels. Each side at most 1024 px; 256 by default,
+            which a vision-language policy reads cheaply (the canvas is 600x600).
         tasks: The task set: tasks, a JSON file, or ``None`` for the shipped 24.
         evaluator: An `Evaluator` to share between environments (then ``renderer``,
             ``scorer``, ``reward_config`` and ``gate_config`` must be left at their defaults).
@@ -111,6 +127,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         include_image: bool = False,
         tasks: Sequence[Task] | str | Path | None = None,
         *,
+        image_size: int | tuple[int, int] = DEFAULT_IMAGE_SIZE,
         evaluator: Evaluator | None = None,
         instructions: str = POLICY_INSTRUCTIONS,
     ) -> None:
@@ -142,6 +159,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             if not self._tasks or not all(isinstance(t, Task) for t in self._tasks):
                 raise ValueError("tasks must be a non-empty sequence of Task")
         self._include_image_default = bool(include_image)
+        self._image_size = check_image_size(image_size)
         self._instructions = instructions
         self._lock = threading.Lock()
         self._closed = False
@@ -171,6 +189,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
     def task(self) -> Task | None:
         """The current episode's task (``None`` before reset or for a free-form prompt)."""
         return self._task
+
+    @property
+    def image_size(self) -> tuple[int, int]:
+        """``(width, height)`` of the picture observations carry."""
+        return self._image_size
 
     @property
     def last_rollout(self) -> Rollout | None:
@@ -408,7 +431,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             feedback += (
                 f"\nYou may revise {remaining} more time(s): reply with the whole revised sketch."
             )
-        png = render.png if render is not None else None
+        picture = (
+            render.png_at(self._image_size)
+            if include_image and render is not None and render.has_picture
+            else None
+        )
         return SketchObservation(
             done=done,
             reward=episode_reward,
@@ -443,7 +470,9 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             sketch_error=rollout.reward.sketch_error,
             infra_error=rollout.reward.infra_error,
             feedback=feedback,
-            image_png_b64=base64.b64encode(png).decode("ascii") if include_image and png else None,
+            image_png_b64=base64.b64encode(picture).decode("ascii") if picture else None,
+            image_width=self._image_size[0] if picture else None,
+            image_height=self._image_size[1] if picture else None,
         )
 
     # ----------------------------------------------------------------- lifecycle and metadata
@@ -532,6 +561,29 @@ def _as_action(action: Any) -> SketchAction:
     if isinstance(action, dict):
         return SketchAction.model_validate(action)
     raise TypeError(f"action must be a SketchAction, a str or a dict, got {type(action).__name__}")
+
+
+def check_image_size(size: Any) -> tuple[int, int]:
+    """Validates a picture size.
+
+    Args:
+        size: One side (a square) or ``(width, height)``.
+
+    Returns:
+        ``(width, height)``.
+
+    Raises:
+        ValueError: Unless every side is an integer in ``[1, 1024]``.
+    """
+    sides = (size, size) if not isinstance(size, tuple | list) else tuple(size)
+    if len(sides) != 2 or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_IMAGE_SIDE for v in sides
+    ):
+        raise ValueError(
+            f"image_size must be one side or (width, height), each an integer in "
+            f"[1, {MAX_IMAGE_SIDE}], got {size!r}"
+        )
+    return int(sides[0]), int(sides[1])
 
 
 def _check_max_steps(value: Any) -> int:

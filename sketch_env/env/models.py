@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_ACTION_CHARS",
+    "MAX_IMAGE_B64_CHARS",
+    "MAX_IMAGE_SIDE",
     "RewardComponents",
     "SketchAction",
     "SketchObservation",
@@ -34,6 +36,14 @@ __all__ = [
 #: with a reason the policy can read; this cap (4x that, in characters) only bounds what a
 #: hostile client can make the server hold and parse.
 MAX_ACTION_CHARS = 4 * DEFAULT_MAX_REPLY_BYTES
+
+#: Largest side, in pixels, of the picture an observation carries (the canvas is 600x600).
+MAX_IMAGE_SIDE = 1024
+#: Longest ``image_png_b64`` accepted: the base64 of 4 MiB of PNG. The worst case at
+#: ``MAX_IMAGE_SIDE`` is incompressible noise: measured 3,151,224 bytes (4,201,632 in base64)
+#: for a 1024x1024 RGB noise picture saved by Pillow, so every picture the environment makes
+#: fits, and a client never has to hold more.
+MAX_IMAGE_B64_CHARS = 4 * ((4 * 1024 * 1024 + 2) // 3)
 
 RewardPolicy = Literal["last", "best"]
 
@@ -167,7 +177,10 @@ class SketchObservation(Observation):
         sketch_error: The sketch's own failure, if any.
         infra_error: The infrastructure failure, if any.
         feedback: Plain-text report for a revising policy.
-        image_png_b64: The picture as base64 PNG, when asked for.
+        image_png_b64: The picture as base64 PNG (RGB, ``image_width`` x ``image_height``),
+            when asked for; at most `MAX_IMAGE_B64_CHARS` characters.
+        image_width: Width of the picture in ``image_png_b64``.
+        image_height: Height of the picture in ``image_png_b64``.
     """
 
     task_id: str | None = None
@@ -202,7 +215,9 @@ class SketchObservation(Observation):
     sketch_error: str | None = None
     infra_error: str | None = None
     feedback: str = ""
-    image_png_b64: str | None = None
+    image_png_b64: str | None = Field(default=None, max_length=MAX_IMAGE_B64_CHARS)
+    image_width: int | None = Field(default=None, ge=1, le=MAX_IMAGE_SIDE)
+    image_height: int | None = Field(default=None, ge=1, le=MAX_IMAGE_SIDE)
 
 
 class SketchState(State):

@@ -99,15 +99,49 @@ class Render:
         """Whether the sketch finished cleanly (status ``OK``)."""
         return self.status is RenderStatus.OK
 
-    def image(self) -> Image.Image:
+    @property
+    def has_picture(self) -> bool:
+        """Whether there is a picture of the sketch's own making to show a policy: a PNG and a
+        status that carries one (`RenderStatus.has_picture`)."""
+        return self.png is not None and self.status.has_picture
+
+    def image(self, size: tuple[int, int] | None = None) -> Image.Image:
         """Returns the picture as an RGB PIL image, transparent pixels over white.
 
+        Args:
+            size: ``(width, height)`` to resize to (bilinear); the picture's own size when
+                ``None``. Every view of a picture that a policy gets (the gymnasium
+                observation, the OpenEnv observation's PNG, the TRL tool's image) is resized
+                here, so they agree pixel for pixel at the same size.
+
         Raises:
-            ValueError: If the render has no picture.
+            ValueError: If the render has no picture, or ``size`` is not positive.
         """
         if self.png is None:
             raise ValueError(f"this render has no picture (status {self.status.value})")
-        return Image.fromarray(self.array())
+        image = Image.fromarray(self.array())
+        if size is not None:
+            width, height = (int(v) for v in size)
+            if width < 1 or height < 1:
+                raise ValueError(f"size must be positive, got {size!r}")
+            if image.size != (width, height):
+                image = image.resize((width, height), Image.Resampling.BILINEAR)
+        return image
+
+    def png_at(self, size: tuple[int, int] | None = None) -> bytes:
+        """The picture as PNG bytes: the renderer's own (RGBA) when ``size`` is ``None``, else
+        `image` at ``size`` (RGB over white), encoded again.
+
+        Raises:
+            ValueError: If the render has no picture, or ``size`` is not positive.
+        """
+        if self.png is None:
+            raise ValueError(f"this render has no picture (status {self.status.value})")
+        if size is None:
+            return self.png
+        out = io.BytesIO()
+        self.image(size).save(out, format="PNG", optimize=True)
+        return out.getvalue()
 
     def array(self) -> np.ndarray:
         """Returns the picture as an ``(H, W, 3)`` uint8 array, transparent pixels over white.

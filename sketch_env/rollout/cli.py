@@ -170,6 +170,13 @@ def run(args: argparse.Namespace) -> int:
         f"{len(result.records)} rollouts in {result.seconds:.1f} s: {counts}; mean reward "
         + (f"{mean:.3f}" if mean is not None else "none")
     )
+    revisions = result.revisions()
+    if revisions:
+        gains = [r["improvement"] for r in revisions if r.get("improvement") is not None]
+        console.print(
+            f"{len(revisions)} multi-turn episode(s); mean improvement from the first render "
+            "to the last: " + (f"{sum(gains) / len(gains):+.3f}" if gains else "none")
+        )
     console.print(f"results: {result.results_path}")
     # The gallery path goes to stdout, alone, so scripts can pick it up.
     print(f"gallery: {result.gallery_path.resolve()}", file=sys.stdout)

@@ -5,8 +5,10 @@
 from disk. One row per rollout: thumbnail (linked to the full picture), id and task, prompt,
 reward, every reward component, status, render time, seed, and the gate's reasons or the
 JavaScript errors. Clicking a column header sorts by it (again to reverse); a menu filters by
-status and a box filters by text. Everything shown is escaped: prompts and errors come from
-models and sketches.
+status and a box filters by text. Multi-turn episodes (records with ``episode`` and ``turn``)
+also get a strip each above the table: the episode's renders in turn order, each with its
+reward, and the improvement from the first render to the last. Everything shown is escaped:
+prompts and errors come from models and sketches.
 
 `write_steps_gallery` does the same for an artifacts directory written during training
 (`sketch_env.trl.ArtifactConfig`): one ``step-NNNNNN`` folder per logged step, each a run folder
@@ -89,6 +91,15 @@ td.pic img { width: 160px; height: 160px; object-fit: contain; background: #fff;
 .problems li { color: var(--bad); word-break: break-word; }
 details summary { cursor: pointer; color: var(--muted); font-size: 12px; }
 a { color: #1f4e99; }
+.episodes { padding: 8px 24px 16px; }
+.episodes h2 { font-size: 16px; margin: 8px 0; }
+.episode { margin: 0 0 12px; }
+.episode .turns { display: flex; gap: 10px; flex-wrap: wrap; align-items: flex-start; }
+.turn { width: 130px; font-size: 12px; }
+.turn img, .turn .nopic { width: 128px; height: 128px; }
+.turn img { object-fit: contain; background: #fff; border: 1px solid var(--line);
+            display: block; }
+.arrow { align-self: center; color: var(--muted); }
 """
 
 _JS = """
@@ -320,6 +331,39 @@ def _page(title: str, facts: Mapping[str, Any], content: str, script: str, css: 
 """
 
 
+_ARROW = '<span class="arrow">&rarr;</span>'
+
+
+def _episodes(records: Sequence[Mapping[str, Any]]) -> str:
+    # One strip per (episode, seed), turns in order, in the order episodes first appear.
+    strips: dict[tuple[str, Any], list[Mapping[str, Any]]] = {}
+    for record in records:
+        if record.get("episode") is not None:
+            strips.setdefault((str(record["episode"]), record.get("seed")), []).append(record)
+    if not strips:
+        return ""
+    parts = []
+    for (episode, seed), turns in strips.items():
+        turns = sorted(turns, key=lambda r: int(r.get("turn") or 0))
+        cells = [
+            f'<div class="turn">{_picture(r, _status_of(r))}'
+            f"<div>turn {_esc(r.get('turn'))}: reward "
+            f'{_fmt(r.get("reward"))}</div><span class="status status-{_esc(_status_of(r))}">'
+            f"{_esc(_status_of(r))}</span></div>"
+            for r in turns
+        ]
+        revision = turns[-1].get("revision") or {}
+        gain = revision.get("improvement")
+        summary = f"improvement {_fmt(gain)}" if gain is not None else "improvement n/a"
+        parts.append(
+            f'<div class="episode" data-episode="{_attr(episode)}">'
+            f"<div><b>{_esc(episode)}</b> (seed {_esc(seed)}): {len(turns)} render(s), "
+            f"{_esc(summary)}</div>"
+            f'<div class="turns">{_ARROW.join(cells)}</div></div>'
+        )
+    return f'<section class="episodes"><h2>Episodes</h2>{"".join(parts)}</section>'
+
+
 def render_gallery(
     records: Sequence[Mapping[str, Any]],
     title: str | None = None,
@@ -356,7 +400,8 @@ def render_gallery(
     # The records are also embedded as JSON for scripts; "<" is escaped so that no string in
     # them (a prompt saying "</script>") can end the script element.
     payload = json.dumps(list(records), ensure_ascii=False, default=str).replace("<", "\\u003c")
-    content = f"""<div class="controls">
+    content = f"""{_episodes(records)}
+<div class="controls">
   <label>Status <select id="status-filter">{options}</select></label>
   <input id="text-filter" type="search" placeholder="filter by text (prompt, id, error)">
   <span class="counts" id="shown"></span>

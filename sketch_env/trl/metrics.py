@@ -22,9 +22,9 @@ from typing import Any
 from PIL import Image
 
 from sketch_env.evaluation.cache import SketchEvaluation
-from sketch_env.evaluation.rollout import Rollout, RolloutStatus
+from sketch_env.evaluation.rollout import Rollout, RolloutStatus, revision_summary
 
-__all__ = ["METRIC_PREFIX", "batch_metrics", "log_batch", "picture_hash"]
+__all__ = ["METRIC_PREFIX", "batch_metrics", "log_batch", "picture_hash", "revision_metrics"]
 
 #: Prefix of every metric logged through ``log_metric``.
 METRIC_PREFIX = "sketch"
@@ -154,14 +154,16 @@ def batch_metrics(
             task in the same batch then count as one, which only makes them larger.)
 
     Returns:
-        ``sketch/reward`` (mean over scored completions), ``sketch/coverage`` (mean paint
-        fraction over rendered ones), ``sketch/gate_pass_rate``, ``sketch/preference`` (mean
-        score over scored pictures), ``sketch/render_ms`` (mean render time, queueing
-        excluded), ``sketch/queue_ms`` (mean time waiting for a free browser),
+        ``sketch/reward`` (mean over scored completions), ``sketch/paint_fraction`` (mean
+        share of the canvas painted, over rendered ones), ``sketch/coverage_term`` (mean
+        coverage term of the reward, in ``[0, 1]``, over scored ones),
+        ``sketch/gate_pass_rate``, ``sketch/preference`` (mean score over scored pictures),
+        ``sketch/render_ms`` (mean render time, queueing excluded), ``sketch/queue_ms`` (mean
+        time waiting for a free browser),
         ``sketch/infra_failures`` and ``sketch/failures/<status>`` (counts, zeros included so
         that every logging step has the same columns); the reward-hacking signals:
         ``sketch/gate/<code>`` (rollouts refused for each gate code present in the batch),
-        ``sketch/coverage_{min,median,max}`` and ``sketch/dark_mass`` with
+        ``sketch/paint_fraction_{min,median,max}`` and ``sketch/dark_mass`` with
         ``sketch/dark_mass_{min,median,max}`` (over rendered pictures),
         ``sketch/identical_pictures`` (share of pictures that repeat, pixel for pixel, another
         picture of their group), ``sketch/frac_groups_zero_std`` (share of groups of two or
@@ -177,7 +179,14 @@ def batch_metrics(
     scores = [r.score.value for r in rollouts if r.score is not None]
     metrics: dict[str, float | None] = {
         f"{METRIC_PREFIX}/reward": mean(rewards),
-        f"{METRIC_PREFIX}/coverage": mean([render.paint_fraction for render in rendered]),
+        f"{METRIC_PREFIX}/paint_fraction": mean([render.paint_fraction for render in rendered]),
+        f"{METRIC_PREFIX}/coverage_term": mean(
+            [
+                r.reward.coverage_term
+                for r in rollouts
+                if r.reward.reward is not None and r.reward.coverage_term is not None
+            ]
+        ),
         f"{METRIC_PREFIX}/gate_pass_rate": (
             sum(r.gate.passed for r in rollouts) / len(rollouts) if rollouts else None
         ),
@@ -195,7 +204,46 @@ def batch_metrics(
     coverage = [render.paint_fraction for render in rendered]
     dark = [r.reward.dark_mass for r in rollouts if r.reward.dark_mass is not None]
     metrics[f"{METRIC_PREFIX}/dark_mass"] = mean(dark)
-    metrics.update(_spread(f"{METRIC_PREFIX}/coverage", coverage))
+    metrics.update(_spread(f"{METRIC_PREFIX}/paint_fraction", coverage))
     metrics.update(_spread(f"{METRIC_PREFIX}/dark_mass", dark))
     metrics.update(_group_metrics(rollouts, groups or [r.prompt for r in rollouts]))
     return {name: value for name, value in metrics.items() if value is not None}
+
+
+def revision_metrics(episodes: Sequence[Sequence[Rollout]]) -> dict[str, float]:
+    """How much episodes that render several times improve from the first render to the last.
+
+    Args:
+        episodes: Each episode's renders, in order.
+
+    Returns:
+        ``sketch/revision/renders`` (mean renders per episode), ``sketch/revision/no_render``
+        (episodes that rendered nothing), and over the episodes whose first and last renders
+        were both scored: ``sketch/revision/first_reward``, ``sketch/revision/last_reward``,
+        ``sketch/revision/improvement`` (mean of last minus first) and
+        ``sketch/revision/improved_rate`` (share whose last render beat the first). Means
+        over an empty set are omitted.
+    """
+    summaries = [revision_summary(episode) for episode in episodes]
+    pairs = [
+        (float(first), float(last))
+        for s in summaries
+        if isinstance(first := s["first_reward"], float)
+        and isinstance(last := s["last_reward"], float)
+    ]
+    metrics: dict[str, float] = {
+        f"{METRIC_PREFIX}/revision/no_render": float(sum(1 for e in episodes if not e)),
+    }
+    if episodes:
+        metrics[f"{METRIC_PREFIX}/revision/renders"] = math.fsum(len(e) for e in episodes) / len(
+            episodes
+        )
+    if pairs:
+        firsts = [first for first, _ in pairs]
+        lasts = [last for _, last in pairs]
+        gains = [last - first for first, last in pairs]
+        metrics[f"{METRIC_PREFIX}/revision/first_reward"] = math.fsum(firsts) / len(pairs)
+        metrics[f"{METRIC_PREFIX}/revision/last_reward"] = math.fsum(lasts) / len(pairs)
+        metrics[f"{METRIC_PREFIX}/revision/improvement"] = math.fsum(gains) / len(pairs)
+        metrics[f"{METRIC_PREFIX}/revision/improved_rate"] = sum(g > 0 for g in gains) / len(pairs)
+    return metrics
