@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_ACTION_CHARS",
+    "SESSION_EXPIRED_CODE",
     "RewardComponents",
     "SketchAction",
     "SketchObservation",
@@ -34,6 +35,11 @@ __all__ = [
 #: with a reason the policy can read; this cap (4x that, in characters) only bounds what a
 #: hostile client can make the server hold and parse.
 MAX_ACTION_CHARS = 4 * DEFAULT_MAX_REPLY_BYTES
+
+#: WebSocket close code with which the server ends a session whose client stayed idle past
+#: the server's idle timeout (private-use range 4000-4999; 408 as HTTP's Request Timeout).
+#: The close reason starts with ``SESSION_EXPIRED``.
+SESSION_EXPIRED_CODE = 4408
 
 RewardPolicy = Literal["last", "best"]
 

@@ -3,9 +3,11 @@
 
 Every WebSocket connection (``/ws``) is one session with its own `SketchEnvironment`; all
 sessions share one `Evaluator` and so one browser pool, which renders their steps
-concurrently. HTTP ``/reset`` and ``/step`` are OpenEnv's stateless endpoints (a fresh
-environment per request, so ``/step`` alone answers "step() before reset()"); episodes go over
-``/ws``, which is what `sketch_env.server.client.SketchEnvClient` uses.
+concurrently. A session whose client stays silent for ``idle_timeout_s`` is closed with
+WebSocket close code 4408 (`sketch_env.server.sessions`). HTTP ``/reset`` and ``/step`` are
+stateless: ``/step`` paints a one-step episode on a fresh environment
+(`sketch_env.server.http_step`). Multi-step episodes go over ``/ws``, which is what
+`sketch_env.server.client.SketchEnvClient` uses.
 
 Configuration comes from arguments or environment variables:
 
@@ -13,6 +15,7 @@ Configuration comes from arguments or environment variables:
   OpenEnv's ``CAPACITY_REACHED`` error and the server keeps serving.
 - ``SKETCH_ENV_SCORER``: scorer spec (default ``heuristic``; ``hpsv3+http://host:port``).
 - ``SKETCH_ENV_MAX_STEPS``, ``SKETCH_ENV_REWARD_POLICY``: episode shape (1, ``last``).
+- ``SKETCH_ENV_IDLE_TIMEOUT``: seconds a session may stay idle (default 300).
 
 Run it with ``sketch-env serve``, ``python -m sketch_env.server`` or
 ``uvicorn sketch_env.server.app:app`` (the module attribute ``app`` is built on first access).
@@ -39,8 +42,20 @@ from sketch_env.render.config import RenderConfig
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.renderer import shared_renderer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.server.http_step import install_http_step
+from sketch_env.server.sessions import (
+    DEFAULT_IDLE_TIMEOUT_S,
+    WebSocketSessionGuard,
+    check_idle_timeout,
+)
 
-__all__ = ["DEFAULT_MAX_SESSIONS", "ENV_NAME", "create_sketch_app", "max_sessions_from_env"]
+__all__ = [
+    "DEFAULT_MAX_SESSIONS",
+    "ENV_NAME",
+    "create_sketch_app",
+    "idle_timeout_from_env",
+    "max_sessions_from_env",
+]
 
 #: Name under which the environment is served (``/list_environments``, task API paths).
 ENV_NAME = "sketch_env"
@@ -70,6 +85,22 @@ def max_sessions_from_env() -> int:
     return _int_env("SKETCH_ENV_MAX_SESSIONS", DEFAULT_MAX_SESSIONS, 1, 1024)
 
 
+def idle_timeout_from_env() -> float:
+    """Reads ``SKETCH_ENV_IDLE_TIMEOUT`` in seconds (default 300).
+
+    Raises:
+        ValueError: If it is not a number in ``(0, 86400]``.
+    """
+    raw = os.environ.get("SKETCH_ENV_IDLE_TIMEOUT")
+    if raw is None or raw.strip() == "":
+        return DEFAULT_IDLE_TIMEOUT_S
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"SKETCH_ENV_IDLE_TIMEOUT must be a number, got {raw!r}") from None
+    return check_idle_timeout(value)
+
+
 def create_sketch_app(
     *,
     max_sessions: int | None = None,
@@ -80,6 +111,7 @@ def create_sketch_app(
     renderer: Renderer | str | None = None,
     render_config: RenderConfig | None = None,
     reward_config: RewardConfig | None = None,
+    idle_timeout_s: float | None = None,
 ) -> FastAPI:
     """Builds the FastAPI app.
 
@@ -95,11 +127,13 @@ def create_sketch_app(
         render_config: Configuration for the renderer the app builds (ignored when given a
             renderer object).
         reward_config: The reward's weights, thresholds and reference statistics.
+        idle_timeout_s: Seconds a WebSocket session may wait for its client before it is
+            closed (code 4408); ``SKETCH_ENV_IDLE_TIMEOUT`` or 300.
 
     Returns:
-        The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/step``, ``/state``,
-        ``/schema``, ``/metadata``, ``/health``, task API). On shutdown it closes the
-        renderer it created.
+        The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/state``, ``/schema``,
+        ``/metadata``, ``/health``, ``/mcp``, task API) and the one-step ``POST /step``. On
+        shutdown it closes the renderer it created.
 
     Raises:
         ValueError: On a bad setting.
@@ -112,6 +146,11 @@ def create_sketch_app(
         reward_policy or os.environ.get("SKETCH_ENV_REWARD_POLICY") or "last"
     )
     spec = scorer or os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
+    idle = (
+        check_idle_timeout(idle_timeout_s)
+        if idle_timeout_s is not None
+        else idle_timeout_from_env()
+    )
     owned = renderer is None or isinstance(renderer, str)
     pool: Renderer
     if isinstance(renderer, str) and renderer != "local":
@@ -140,10 +179,13 @@ def create_sketch_app(
         max_concurrent_envs=sessions,
         state_cls=SketchState,
     )
+    install_http_step(app, factory)
+    app.add_middleware(WebSocketSessionGuard, idle_timeout_s=idle)
     if owned:
         app.router.on_shutdown.append(pool.close)
     app.state.sketch_evaluator = evaluator
     app.state.sketch_max_sessions = sessions
+    app.state.sketch_idle_timeout_s = idle
     return app
 
 

@@ -1,0 +1,163 @@
+"""The server as OpenEnv's own tools see it, over a real loopback socket: ``AutoEnv``
+discovery, ``GenericEnvClient``, the stateless HTTP ``/step``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from openenv import AutoEnv
+from openenv.auto._discovery import get_discovery, reset_discovery
+from openenv.core import GenericEnvClient
+
+from sketch_env.env.tasks import load_tasks, task_for_seed
+from sketch_env.server.client import SketchEnvClient
+from tests.conftest import GOOD_SKETCH, require_chromium
+from tests.env.serving import Server, running_server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    require_chromium()
+    log = tmp_path_factory.mktemp("openenv") / "server.log"
+    with running_server(
+        log, "--pool-size", "2", "--deadline", "20", "--log-level", "warning"
+    ) as running:
+        yield running
+
+
+@pytest.fixture
+def fresh_discovery(tmp_path, monkeypatch) -> Iterator[None]:
+    # AutoEnv caches discovery in $XDG_CACHE_HOME/openenv; a private cache keeps a stale entry
+    # from a developer's machine out of the test (and the test's out of theirs).
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    reset_discovery()
+    yield
+    reset_discovery()
+
+
+# ----------------------------------------------------------------- discovery
+
+
+def test_autoenv_discovers_the_installed_package(fresh_discovery):
+    # The wheel also carries the manifest inside the package (tests/test_packaging.py checks
+    # discovery reads it there); a checkout has it at the root, and discovery falls back to
+    # the package-name convention, which these names follow.
+    info = get_discovery().get_environment_by_name("sketch")
+    assert info is not None
+    assert info.package_name == "openenv-sketch-env"
+    assert info.client_module_path == "sketch_env.client"
+    assert info.get_client_class() is SketchEnvClient
+    assert info.get_action_class().__name__ == "SketchAction"
+    assert info.get_observation_class().__name__ == "SketchObservation"
+
+
+def test_autoenv_from_env_drives_a_real_server(server, fresh_discovery):
+    env = AutoEnv.from_env("sketch", base_url=server.url)
+    assert isinstance(env, SketchEnvClient)
+    client = env.sync()
+    try:
+        first = client.reset(seed=7)
+        assert first.observation.prompt
+        result = client.step(GOOD_SKETCH)
+    finally:
+        client.close()
+    assert result.done and isinstance(result.reward, float)
+    assert result.observation.render_status == "ok"
+
+
+def test_generic_env_client_plays_an_episode_with_plain_dicts(server):
+    client = GenericEnvClient(base_url=server.url).sync()
+    try:
+        first = client.reset(seed=7)
+        result = client.step({"sketch": GOOD_SKETCH})
+        state = client.state()
+    finally:
+        client.close()
+    assert first.observation["seed"] == 7
+    assert result.observation["render_status"] == "ok"
+    assert isinstance(result.reward, float) and result.done
+    assert state["step_count"] == 1 and state["rewards"] == [result.reward]
+
+
+# ----------------------------------------------------------------- HTTP /step
+
+
+def test_http_step_paints_a_one_step_episode_like_the_websocket(server):
+    response = httpx.post(
+        f"{server.url}/step", json={"action": {"sketch": GOOD_SKETCH}, "seed": 11}, timeout=120
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    observation = body["observation"]
+    assert body["done"] is True and isinstance(body["reward"], float)
+    assert observation["task_id"] == task_for_seed(11, load_tasks()).id
+    assert observation["seed"] == 11 and observation["render_status"] == "ok"
+    assert observation["components"]["status"] == "ok"
+    # The same episode over /ws gives the same typed observation and the same reward.
+    client = SketchEnvClient(base_url=server.url).sync()
+    try:
+        client.reset(seed=11)
+        over_ws = client.step(GOOD_SKETCH)
+    finally:
+        client.close()
+    assert set(observation) == set(over_ws.observation.model_dump()) - {"done", "reward"}
+    assert body["reward"] == pytest.approx(over_ws.reward)
+    assert observation["coverage"] == pytest.approx(over_ws.observation.coverage)
+
+
+def test_http_step_on_a_named_task_or_prompt_with_the_picture(server):
+    named = httpx.post(
+        f"{server.url}/step",
+        json={"action": {"sketch": GOOD_SKETCH, "include_image": True}, "task_id": "trees/pastel"},
+        timeout=120,
+    )
+    assert named.status_code == 200, named.text
+    assert named.json()["observation"]["task_id"] == "trees/pastel"
+    assert named.json()["observation"]["image_png_b64"]
+    free = httpx.post(
+        f"{server.url}/step",
+        json={"action": {"sketch": GOOD_SKETCH}, "prompt": "a red kite over dunes", "seed": 2},
+        timeout=120,
+    )
+    assert free.status_code == 200, free.text
+    assert free.json()["observation"]["prompt"] == "a red kite over dunes"
+    assert free.json()["observation"]["task_id"] is None
+
+
+def test_http_step_errors_are_4xx_with_the_reason(server):
+    def post(body):
+        return httpx.post(f"{server.url}/step", json=body, timeout=60)
+
+    unknown = post({"action": {"sketch": GOOD_SKETCH}, "task_id": "flowers/oil"})
+    assert unknown.status_code == 422
+    assert "unknown task id 'flowers/oil'" in unknown.json()["detail"]["message"]
+    both = post({"action": {"sketch": GOOD_SKETCH}, "task_id": "trees/pastel", "prompt": "x"})
+    assert both.status_code == 422 and "not both" in both.json()["detail"]["message"]
+    for seed in (-1, 2**32, "x", 1.5):
+        bad = post({"action": {"sketch": GOOD_SKETCH}, "seed": seed})
+        assert bad.status_code == 422, (seed, bad.text)
+        assert bad.json()["detail"]["code"] == "VALIDATION_ERROR"
+    misspelt = post({"action": {"sktch": GOOD_SKETCH}})
+    assert misspelt.status_code == 422
+    assert "action.sketch: Field required" in misspelt.json()["detail"]["message"]
+    typo = post({"action": {"sketch": GOOD_SKETCH}, "sead": 3})
+    assert typo.status_code == 422 and "sead" in typo.json()["detail"]["message"]
+    assert post({"seed": 1}).status_code == 422
+
+
+def test_http_errors_quote_an_excerpt_not_a_5_mb_action(server):
+    huge = "y" * (5 * 1024 * 1024)
+    for body in (
+        {"action": {"sketch": huge}},  # over SketchAction's length limit
+        {"action": {"sketch": GOOD_SKETCH}, "note": huge},  # an unknown field
+        {"actoin": {"sketch": huge}},  # the action missing: the whole body is the input
+    ):
+        response = httpx.post(f"{server.url}/step", json=body, timeout=120)
+        assert response.status_code == 422
+        assert len(response.content) < 4096, (list(body), len(response.content))
+        assert "characters]" in response.text
+    # OpenEnv's /reset goes through the same capping.
+    reset = httpx.post(f"{server.url}/reset", json={"seed": huge}, timeout=60)
+    assert reset.status_code == 422 and len(reset.content) < 4096
