@@ -29,6 +29,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
+from openenv.core.env_server.types import ConcurrencyConfig
 
 from sketch_env.env.environment import SketchEnvironment
 from sketch_env.env.models import (
@@ -48,6 +49,7 @@ from sketch_env.server.sessions import (
     WebSocketSessionGuard,
     check_idle_timeout,
 )
+from sketch_env.server.tools import ServedSketchEnvironment, build_mcp_server
 
 __all__ = [
     "DEFAULT_MAX_SESSIONS",
@@ -171,12 +173,23 @@ def create_sketch_app(
     )
     # Fail here, on a bad max_steps or reward_policy, rather than on the first connection.
     factory().close()
+    served = functools.partial(
+        ServedSketchEnvironment,
+        evaluator=evaluator,
+        max_steps=steps,
+        reward_policy=policy,
+        include_image=include_image,
+        mcp_server=build_mcp_server(evaluator, factory),
+    )
     app = create_app(
-        factory,
+        served,
         SketchAction,
         SketchObservation,
         env_name=ENV_NAME,
-        max_concurrent_envs=sessions,
+        # session_timeout drives OpenEnv's own reaper, which expires sessions opened over HTTP
+        # (``openenv/session/create`` on /mcp) and not attached to a socket; sockets expire
+        # in WebSocketSessionGuard.
+        concurrency_config=ConcurrencyConfig(max_concurrent_envs=sessions, session_timeout=idle),
         state_cls=SketchState,
     )
     install_http_step(app, factory)

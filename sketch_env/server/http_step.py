@@ -24,10 +24,10 @@ from openenv.core.env_server.types import StepRequest, StepResponse
 from pydantic import ConfigDict, Field, ValidationError
 
 from sketch_env.env.environment import MAX_PROMPT_CHARS, MAX_SEED, SketchEnvironment
-from sketch_env.env.models import SketchAction
+from sketch_env.env.models import SketchAction, SketchObservation
 from sketch_env.server.errors import cap_errors, one_line_errors
 
-__all__ = ["SketchStepRequest", "install_http_step"]
+__all__ = ["SketchStepRequest", "install_http_step", "paint_one_step"]
 
 
 class SketchStepRequest(StepRequest):
@@ -97,16 +97,52 @@ def install_http_step(app: FastAPI, factory: Callable[..., SketchEnvironment]) -
         except ValidationError as exc:
             errors = cap_errors([{**e, "loc": ("action", *e.get("loc", ()))} for e in exc.errors()])
             return _error(422, "VALIDATION_ERROR", one_line_errors(errors), errors)
-        env = factory(max_steps=1)
         try:
-            try:
-                env.reset(seed=request.seed, task_id=request.task_id, prompt=request.prompt)
-            except ValueError as exc:
-                return _error(422, "INVALID_EPISODE", str(exc))
-            try:
-                observation = await env.step_async(action, timeout_s=request.timeout_s)
-            except TimeoutError as exc:
-                return _error(status.HTTP_504_GATEWAY_TIMEOUT, "TIMEOUT", str(exc))
-            return StepResponse(**serialize_observation(observation))
-        finally:
-            env.close()
+            observation = await paint_one_step(
+                factory,
+                action,
+                seed=request.seed,
+                task_id=request.task_id,
+                prompt=request.prompt,
+                timeout_s=request.timeout_s,
+            )
+        except TimeoutError as exc:
+            return _error(status.HTTP_504_GATEWAY_TIMEOUT, "TIMEOUT", str(exc))
+        except ValueError as exc:
+            return _error(422, "INVALID_EPISODE", str(exc))
+        return StepResponse(**serialize_observation(observation))
+
+
+async def paint_one_step(
+    factory: Callable[..., SketchEnvironment],
+    action: SketchAction,
+    *,
+    seed: int | None = None,
+    task_id: str | None = None,
+    prompt: str | None = None,
+    timeout_s: float | None = None,
+) -> SketchObservation:
+    """Plays a one-step episode on a fresh environment: HTTP ``/step`` and the MCP ``paint``
+    tool.
+
+    Args:
+        factory: Builds a `SketchEnvironment`; called with ``max_steps=1``.
+        action: The sketch.
+        seed: The episode seed; random when ``None``.
+        task_id: A task id.
+        prompt: A free-form scene instead of a task.
+        timeout_s: Give up after this many seconds.
+
+    Returns:
+        The step's observation (``done``, with the reward).
+
+    Raises:
+        ValueError: On a bad seed, an unknown task, or both ``task_id`` and ``prompt``.
+        TimeoutError: If ``timeout_s`` ran out.
+    """
+    env = factory(max_steps=1)
+    try:
+        env.reset(seed=seed, task_id=task_id, prompt=prompt)
+        return await env.step_async(action, timeout_s=timeout_s)
+    finally:
+        env.close()

@@ -1,8 +1,11 @@
 """The server as OpenEnv's own tools see it, over a real loopback socket: ``AutoEnv``
-discovery, ``GenericEnvClient``, the stateless HTTP ``/step``."""
+discovery, ``GenericEnvClient``, the stateless HTTP ``/step``, MCP tools."""
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import json
 from collections.abc import Iterator
 
 import httpx
@@ -10,6 +13,7 @@ import pytest
 from openenv import AutoEnv
 from openenv.auto._discovery import get_discovery, reset_discovery
 from openenv.core import GenericEnvClient
+from openenv.core.mcp_client import MCPToolClient
 
 from sketch_env.env.tasks import load_tasks, task_for_seed
 from sketch_env.server.client import SketchEnvClient
@@ -161,3 +165,45 @@ def test_http_errors_quote_an_excerpt_not_a_5_mb_action(server):
     # OpenEnv's /reset goes through the same capping.
     reset = httpx.post(f"{server.url}/reset", json={"seed": huge}, timeout=60)
     assert reset.status_code == 422 and len(reset.content) < 4096
+
+
+# ----------------------------------------------------------------- MCP
+
+
+def test_mcp_tools_through_openenvs_own_tool_client(server):
+    async def scenario():
+        async with MCPToolClient(base_url=server.url) as client:
+            tools = {tool.name: tool for tool in await client.list_tools()}
+            rendered = await client.call_tool("render", sketch=GOOD_SKETCH, seed=3)
+            refused = await client.call_tool("render", sketch="I forgot the code")
+            painted = await client.call_tool("paint", sketch=GOOD_SKETCH, seed=11)
+            return tools, rendered, refused, painted
+
+    tools, rendered, refused, painted = asyncio.run(scenario())
+    assert set(tools) == {"render", "paint"}
+    assert tools["paint"].input_schema["required"] == ["sketch"]
+    assert rendered["gate_passed"] and rendered["render_status"] == "ok"
+    assert rendered["coverage"] > 0.05
+    assert base64.b64decode(rendered["image_png_b64"]).startswith(b"\x89PNG")
+    assert refused["gate_passed"] is False and refused["gate_reasons"]
+    assert painted["done"] is True and isinstance(painted["reward"], float)
+    assert painted["observation"]["task_id"] == task_for_seed(11, load_tasks()).id
+
+
+def test_mcp_over_plain_json_rpc_and_its_errors(server):
+    def call(method, params=None, request_id=1):
+        body = {"jsonrpc": "2.0", "method": method, "params": params or {}, "id": request_id}
+        response = httpx.post(f"{server.url}/mcp", json=body, timeout=120)
+        assert response.status_code == 200
+        return response.json()
+
+    listed = call("tools/list")
+    assert sorted(t["name"] for t in listed["result"]["tools"]) == ["paint", "render"]
+    painted = call("tools/call", {"name": "paint", "arguments": {"sketch": GOOD_SKETCH}})
+    assert painted["result"]["observation"]["render_status"] == "ok"
+    bad_seed = call("tools/call", {"name": "paint", "arguments": {"sketch": "x", "seed": -3}})
+    assert "seed must be an integer" in bad_seed["error"]["message"]
+    unknown = call("tools/call", {"name": "step", "arguments": {}})
+    assert "Tool not found: step" in unknown["error"]["message"]
+    huge = call("tools/call", {"name": "render", "arguments": {"sketch": "z" * 5_000_000}})
+    assert "at most" in huge["error"]["message"] and len(json.dumps(huge)) < 4096
