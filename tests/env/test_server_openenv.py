@@ -7,6 +7,7 @@ import asyncio
 import base64
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -14,11 +15,23 @@ from openenv import AutoEnv
 from openenv.auto._discovery import get_discovery, reset_discovery
 from openenv.core import GenericEnvClient
 from openenv.core.mcp_client import MCPToolClient
+from openenv.validation.graders import Subject
+from openenv.validation.graders.runtime.basic import (
+    ObservationSchemaGrader,
+    RewardWellFormedGrader,
+    StateContractGrader,
+)
+from openenv.validation.parsers.openenv_yaml import OpenEnvYamlParser
+from openenv.validation.runtime.collector import collect_runtime_evidence
+from openenv.validation.runtime.contracts import load_runtime_plan
+from openenv.validation.types import CheckStatus
 
 from sketch_env.env.tasks import load_tasks, task_for_seed
 from sketch_env.server.client import SketchEnvClient
 from tests.conftest import GOOD_SKETCH, require_chromium
 from tests.env.serving import Server, running_server
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -207,3 +220,37 @@ def test_mcp_over_plain_json_rpc_and_its_errors(server):
     assert "Tool not found: step" in unknown["error"]["message"]
     huge = call("tools/call", {"name": "render", "arguments": {"sketch": "z" * 5_000_000}})
     assert "at most" in huge["error"]["message"] and len(json.dumps(huge)) < 4096
+
+
+# ----------------------------------------------------------------- openenv validate, runtime
+
+
+def test_openenv_runtime_graders_pass_on_the_manifests_own_plan(server, tmp_path):
+    # `openenv validate --level runtime` builds the Dockerfile and starts the container with
+    # Docker, which this machine may lack; everything after the start runs here, with
+    # openenv's own code: the manifest's runtime plan is played over /ws of the real server
+    # and graded by openenv's runtime graders.
+    manifest = OpenEnvYamlParser().parse(REPO)
+    assert manifest.manifest_schema_version == "2"
+    plan = load_runtime_plan(REPO, manifest.execution)
+    evidence = collect_runtime_evidence(
+        server.url, plan, episode_timeout_s=manifest.resources.episode_timeout_s
+    )
+    assert evidence.failure_reason is None, evidence.failure_reason
+    subject = Subject(
+        root=REPO,
+        manifest=manifest,
+        image_ref=None,
+        running=None,
+        outputs_dir=tmp_path,
+        runtime_evidence=evidence,
+    )
+    for grader in (RewardWellFormedGrader(), ObservationSchemaGrader(), StateContractGrader()):
+        result = grader.run(subject)
+        assert result.status is CheckStatus.PASS, (grader.check_id, result.evidence)
+    # The tools the manifest declares are the tools /mcp lists.
+    listed = httpx.post(
+        f"{server.url}/mcp", json={"jsonrpc": "2.0", "method": "tools/list", "id": 1}, timeout=60
+    ).json()
+    declared = manifest.capabilities.declared_tools
+    assert sorted(declared) == sorted(t["name"] for t in listed["result"]["tools"])
