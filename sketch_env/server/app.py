@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
@@ -59,20 +60,26 @@ __all__ = [
     "max_sessions_from_env",
 ]
 
+T = TypeVar("T")
+
 #: Name under which the environment is served (``/list_environments``, task API paths).
 ENV_NAME = "sketch_env"
 #: Sessions allowed when ``SKETCH_ENV_MAX_SESSIONS`` is unset: one GRPO group of 8.
 DEFAULT_MAX_SESSIONS = 8
 
 
-def _int_env(name: str, default: int, low: int, high: int) -> int:
+def _from_env(name: str, default: T, parse: Callable[[str], T], kind: str) -> T:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
     try:
-        value = int(raw)
+        return parse(raw)
     except ValueError:
-        raise ValueError(f"{name} must be an integer, got {raw!r}") from None
+        raise ValueError(f"{name} must be {kind}, got {raw!r}") from None
+
+
+def _int_env(name: str, default: int, low: int, high: int) -> int:
+    value = _from_env(name, default, int, "an integer")
     if not low <= value <= high:
         raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
     return value
@@ -93,14 +100,11 @@ def idle_timeout_from_env() -> float:
     Raises:
         ValueError: If it is not a number in ``(0, 86400]``.
     """
-    raw = os.environ.get("SKETCH_ENV_IDLE_TIMEOUT")
-    if raw is None or raw.strip() == "":
-        return DEFAULT_IDLE_TIMEOUT_S
+    value = _from_env("SKETCH_ENV_IDLE_TIMEOUT", DEFAULT_IDLE_TIMEOUT_S, float, "a number")
     try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"SKETCH_ENV_IDLE_TIMEOUT must be a number, got {raw!r}") from None
-    return check_idle_timeout(value)
+        return check_idle_timeout(value)
+    except ValueError as exc:
+        raise ValueError(f"SKETCH_ENV_IDLE_TIMEOUT: {exc}") from None
 
 
 def create_sketch_app(
@@ -173,13 +177,10 @@ def create_sketch_app(
     )
     # Fail here, on a bad max_steps or reward_policy, rather than on the first connection.
     factory().close()
+    # Sessions get the same settings plus the MCP tools; the tools' one-step episodes use
+    # plain environments.
     served = functools.partial(
-        ServedSketchEnvironment,
-        evaluator=evaluator,
-        max_steps=steps,
-        reward_policy=policy,
-        include_image=include_image,
-        mcp_server=build_mcp_server(evaluator, factory),
+        ServedSketchEnvironment, **factory.keywords, mcp_server=build_mcp_server(evaluator, factory)
     )
     app = create_app(
         served,
