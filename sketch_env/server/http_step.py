@@ -8,7 +8,9 @@ environment on it, steps the action and returns the same typed `SketchObservatio
 
 Errors are 4xx with the reason and never echo the action back in full: 422 for an invalid
 request or action (a capped excerpt of what was sent), 422 for a bad seed, task id or prompt,
-504 when the request's own ``timeout_s`` ran out.
+504 when the request's own ``timeout_s`` ran out. ``POST /reset`` is OpenEnv's (a fresh
+environment, reset, closed), except that a bad task id or option is a 422 with the reason
+rather than a 500.
 """
 
 from __future__ import annotations
@@ -20,7 +22,12 @@ from fastapi import FastAPI, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from openenv.core.env_server.serialization import serialize_observation
-from openenv.core.env_server.types import StepRequest, StepResponse
+from openenv.core.env_server.types import (
+    ResetRequest,
+    ResetResponse,
+    StepRequest,
+    StepResponse,
+)
 from pydantic import ConfigDict, Field, ValidationError
 
 from sketch_env.env.environment import MAX_PROMPT_CHARS, MAX_SEED, SketchEnvironment
@@ -61,8 +68,9 @@ def _error(
 
 
 def install_http_step(app: FastAPI, factory: Callable[..., SketchEnvironment]) -> None:
-    """Replaces OpenEnv's ``POST /step`` with the one-step episode, and makes every request
-    validation error quote capped excerpts.
+    """Replaces OpenEnv's ``POST /step`` with the one-step episode and its ``POST /reset``
+    with one whose bad input is a 422, and makes every request validation error quote capped
+    excerpts.
 
     Args:
         app: The app built by OpenEnv's ``create_app``.
@@ -71,13 +79,36 @@ def install_http_step(app: FastAPI, factory: Callable[..., SketchEnvironment]) -
     app.router.routes[:] = [
         route
         for route in app.router.routes
-        if not (getattr(route, "path", None) == "/step" and "POST" in getattr(route, "methods", ()))
+        if not (
+            getattr(route, "path", None) in ("/step", "/reset")
+            and "POST" in getattr(route, "methods", ())
+        )
     ]
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = cap_errors(exc.errors())
         return _error(422, "VALIDATION_ERROR", one_line_errors(errors), errors)
+
+    @app.post(
+        "/reset",
+        response_model=ResetResponse,
+        tags=["Environment Control"],
+        summary="Reset a fresh environment (stateless)",
+        responses={422: {"description": "Invalid seed, task id, prompt or option"}},
+    )
+    async def reset(request: ResetRequest | None = None) -> Any:
+        """Resets a fresh environment with the request's options and returns the first
+        observation (the task, its prompt and the policy's instructions)."""
+        options = request.model_dump(exclude_unset=True) if request is not None else {}
+        env = factory()
+        try:
+            observation = env.reset(**options)
+        except ValueError as exc:
+            return _error(422, "INVALID_EPISODE", str(exc))
+        finally:
+            env.close()
+        return ResetResponse(**serialize_observation(observation))
 
     @app.post(
         "/step",

@@ -162,6 +162,14 @@ def test_http_step_errors_are_4xx_with_the_reason(server):
     typo = post({"action": {"sketch": GOOD_SKETCH}, "sead": 3})
     assert typo.status_code == 422 and "sead" in typo.json()["detail"]["message"]
     assert post({"seed": 1}).status_code == 422
+    # The stateless /reset answers bad input with 422 and the reason too (OpenEnv's: a 500).
+    reset = httpx.post(f"{server.url}/reset", json={"task_id": "flowers/oil"}, timeout=60)
+    assert reset.status_code == 422
+    assert "unknown task id 'flowers/oil'" in reset.json()["detail"]["message"]
+    option = httpx.post(f"{server.url}/reset", json={"colour": "red"}, timeout=60)
+    assert option.status_code == 422 and "unknown reset options" in option.text
+    fine = httpx.post(f"{server.url}/reset", json={"task_id": "trees/pastel"}, timeout=60)
+    assert fine.status_code == 200 and fine.json()["observation"]["task_id"] == "trees/pastel"
 
 
 def test_http_errors_quote_an_excerpt_not_a_5_mb_action(server):
