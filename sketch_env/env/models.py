@@ -25,6 +25,7 @@ __all__ = [
     "MAX_ACTION_CHARS",
     "MAX_IMAGE_B64_CHARS",
     "MAX_IMAGE_SIDE",
+    "SESSION_EXPIRED_CODE",
     "RewardComponents",
     "SketchAction",
     "SketchObservation",
@@ -44,6 +45,11 @@ MAX_IMAGE_SIDE = 1024
 #: for a 1024x1024 RGB noise picture saved by Pillow, so every picture the environment makes
 #: fits, and a client never has to hold more.
 MAX_IMAGE_B64_CHARS = 4 * ((4 * 1024 * 1024 + 2) // 3)
+
+#: WebSocket close code with which the server ends a session whose client stayed idle past
+#: the server's idle timeout (private-use range 4000-4999; 408 as HTTP's Request Timeout).
+#: The close reason starts with ``SESSION_EXPIRED``.
+SESSION_EXPIRED_CODE = 4408
 
 RewardPolicy = Literal["last", "best"]
 

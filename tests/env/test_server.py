@@ -7,12 +7,9 @@ import asyncio
 import base64
 import io
 import json
-import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +24,7 @@ from sketch_env.env.models import MAX_IMAGE_B64_CHARS
 from sketch_env.scoring import GateConfig, gate_reply
 from sketch_env.server.client import SketchEnvClient
 from tests.conftest import BARE_SKETCH, GOOD_SKETCH, require_chromium
+from tests.env.serving import running_server
 
 REPO = Path(__file__).resolve().parents[2]
 MAX_SESSIONS = 8
@@ -44,57 +42,22 @@ function setup() {
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def server(tmp_path_factory) -> Iterator[str]:
     """A real server: 8 sessions, a two-browser pool, a 10 s render deadline."""
     require_chromium()
-    port = _free_port()
-    env = {**os.environ, "SKETCH_ENV_MAX_SESSIONS": str(MAX_SESSIONS)}
-    command = [
-        sys.executable,
-        "-m",
-        "sketch_env.server",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with running_server(
+        log,
         "--pool-size",
         "2",
         "--deadline",
         "10",
         "--log-level",
         "warning",
-    ]
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"server exited: {proc.stdout.read().decode(errors='replace')}")
-        try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("server did not become healthy in 120 s")
-        time.sleep(0.5)
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        env={"SKETCH_ENV_MAX_SESSIONS": str(MAX_SESSIONS)},
+    ) as running:
+        yield running.url
 
 
 def _openenv() -> list[str]:
