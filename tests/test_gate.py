@@ -556,7 +556,7 @@ def test_brush_setters_alone_do_not_count_as_painting(calls: str) -> None:
 
 
 def test_each_brush_drawing_call_counts() -> None:
-    from sketch_env.gate.brush_api import BRUSH_DRAWING_CALLS
+    from sketch_env.gate.policy import BRUSH_DRAWING_CALLS
 
     assert known_brush_members() >= BRUSH_DRAWING_CALLS
     for name in sorted(BRUSH_DRAWING_CALLS):

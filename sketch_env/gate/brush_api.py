@@ -71,35 +71,6 @@ def _exports_of(body: tree_sitter.Node, param: str) -> Iterator[str]:
                         yield node_text(prop)
 
 
-#: The p5.brush exports that put paint down. Read off the vendored 2.x source: each one ends
-#: in a stroke's or polygon's ``show()``/``draw()`` (``line``, ``flowLine``, ``spline``,
-#: ``endStroke``) or in ``endShape`` (``rect``, ``circle`` and ``polygon`` build a shape and
-#: close it). Every other export only sets state (``set``, ``pick``, ``fill``, ``noStroke``,
-#: ``seed``, ``field``...), builds a shape without drawing it (``beginShape``, ``vertex``,
-#: ``beginStroke``, ``move``) or returns data (``box``, ``listFields``, ``wRand``).
-BRUSH_DRAWING_CALLS = frozenset(
-    {
-        "line",
-        "flowLine",
-        "spline",
-        "rect",
-        "circle",
-        "arc",
-        "polygon",
-        "endShape",
-        "endStroke",
-        "hatchArray",
-        "massArray",
-    }
-)
-#: What to tell a policy whose sketch only configures the brush.
-BRUSH_DRAWING_HINT = (
-    "brush.line, brush.flowLine, brush.spline, brush.rect, brush.circle, brush.arc, "
-    "brush.polygon, brush.beginShape/brush.vertex/brush.endShape or "
-    "brush.beginStroke/brush.move/brush.endStroke"
-)
-
-
 @cache
 def brush_version() -> str:
     try:

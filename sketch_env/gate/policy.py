@@ -24,6 +24,35 @@ BRUSH_RENAMED: Mapping[str, str] = {
     "preload": "it was removed in p5.brush 2.x; delete the call",
 }
 
+#: The p5.brush exports that put paint down. Read off the vendored 2.x source: each one ends
+#: in a stroke's or polygon's ``show()``/``draw()`` (``line``, ``flowLine``, ``spline``,
+#: ``endStroke``) or in ``endShape`` (``rect``, ``circle`` and ``polygon`` build a shape and
+#: close it). Every other export only sets state (``set``, ``pick``, ``fill``, ``noStroke``,
+#: ``seed``, ``field``...), builds a shape without drawing it (``beginShape``, ``vertex``,
+#: ``beginStroke``, ``move``) or returns data (``box``, ``listFields``, ``wRand``).
+BRUSH_DRAWING_CALLS = frozenset(
+    {
+        "line",
+        "flowLine",
+        "spline",
+        "rect",
+        "circle",
+        "arc",
+        "polygon",
+        "endShape",
+        "endStroke",
+        "hatchArray",
+        "massArray",
+    }
+)
+#: What to tell a policy whose sketch only configures the brush.
+BRUSH_DRAWING_HINT = (
+    "brush.line, brush.flowLine, brush.spline, brush.rect, brush.circle, brush.arc, "
+    "brush.polygon, brush.beginShape/brush.vertex/brush.endShape or "
+    "brush.beginStroke/brush.move/brush.endStroke"
+)
+
+
 #: Forbidden names, by issue code. Bare global uses and ``window.NAME`` uses are caught.
 ESCAPE_NAMES: Mapping[str, frozenset[str]] = {
     "network": frozenset(
@@ -263,7 +292,6 @@ RAW_GRAPHICS_GLOBALS = frozenset(
         "filterShader",
         "baseMaterialShader",
         "baseFilterShader",
-        "texture",
     }
 )
 #: ...and member names on any object (``gl.scissor``, ``ctx.drawImage``, ``this._renderer``).

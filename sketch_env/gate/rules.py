@@ -7,16 +7,13 @@ from collections import Counter
 
 import tree_sitter
 
-from sketch_env.gate.brush_api import (
-    BRUSH_DRAWING_CALLS,
-    BRUSH_DRAWING_HINT,
-    brush_version,
-    known_brush_members,
-)
+from sketch_env.gate.brush_api import brush_version, known_brush_members
 from sketch_env.gate.p5_api import p5_global_names
 from sketch_env.gate.policy import (
     ANY_OBJECT_NAMES,
     ANY_OBJECT_PROPERTIES,
+    BRUSH_DRAWING_CALLS,
+    BRUSH_DRAWING_HINT,
     BRUSH_RENAMED,
     DATA_URI,
     ERROR_EVENTS,
