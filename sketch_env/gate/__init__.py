@@ -37,7 +37,8 @@ Layout: `verdict` (results and `GateConfig`, plain data), `extract` (finding the
 reply), `syntax` (tree-sitter parsing and positions), `scopes` (which names a sketch declares),
 `brush_api` (the names p5.brush exports, read from the vendored file), `p5_api` (the names
 p5's global mode defines, read likewise), `policy` (what is refused, and why, as data), `rules`
-(the visitor that applies them) and `check` (the entry points). Importing this package is cheap: the parser loads when a sketch is first checked.
+(the visitor that applies them) and `check` (the entry points). Importing this package is
+cheap: the parser loads when a sketch is first checked.
 """
 
 from __future__ import annotations
