@@ -366,6 +366,15 @@ UNREADABLE = [
     ("new webkitRTCPeerConnection();", "network"),
     ("new RTCPeerConnection({ iceServers: [] });", "network"),
     ("new OffscreenCanvas(10, 10);", "graphics_escape"),
+    ("const g = (function () { return this; })(); g.fetch('x');", "dynamic_access"),
+    ("p5.instance.ellipse(0, 0, 9, 9);", "dynamic_access"),
+    ("p5.prototype.text.call(null, 'x', 0, 0);", "dynamic_access"),
+    ("createDiv('<img src=x onerror=\"paint()\">');", "dom_escape"),
+    ("createElement('div', '<img src=x onerror=y>');", "dom_escape"),
+    ("select('body').html('<b>x</b>');", "dom_escape"),
+    ("el.setAttribute('onclick', 'paint()');", "dynamic_code"),
+    ("el.setAttribute(name, value);", "dynamic_code"),
+    ("el.setAttribute('src', 'x.png');", "asset_load"),
     ("canvasElement.transferControlToOffscreen();", "graphics_escape"),
 ]
 
@@ -398,6 +407,10 @@ ORDINARY = [
     "const toCanvas = (v) => map(v, 0, 1, 0, 600);",
     "noStroke(); fill(255); push(); translate(1, 2); rotate(0.1); pop(); background('#fff');",
     "const words = 'the top of the hill';",
+    "function Leaf(x) { this.x = x; }\n  const leaf = new Leaf(1);",
+    "el.setAttribute('title', 'a painting');",
+    "document.createElement('div');",
+    "const v = p5.Vector.fromAngle(1);",
 ]
 
 

@@ -103,7 +103,28 @@ ESCAPE_NAMES: Mapping[str, frozenset[str]] = {
     "dynamic_code": frozenset({"eval", "Function"}),
     "dynamic_access": frozenset({"Reflect", "Proxy"}),
     "storage": frozenset({"localStorage", "sessionStorage", "indexedDB", "caches"}),
-    "dom_escape": frozenset({"DOMParser", "Range"}),
+    # p5's DOM helpers put their content in as HTML (`createDiv('<img onerror=...>')` runs a
+    # string as code), and a painting needs none of them.
+    "dom_escape": frozenset(
+        {
+            "DOMParser",
+            "Range",
+            "createDiv",
+            "createP",
+            "createSpan",
+            "createA",
+            "createButton",
+            "createInput",
+            "createSelect",
+            "createRadio",
+            "createCheckbox",
+            "createSlider",
+            "createColorPicker",
+            "createFileInput",
+            "select",
+            "selectAll",
+        }
+    ),
     "graphics_escape": frozenset({"OffscreenCanvas"}),
 }
 #: Properties forbidden on any object: nothing in a painting sketch needs them.
@@ -116,6 +137,7 @@ ANY_OBJECT_PROPERTIES: Mapping[str, str] = {
     "createContextualFragment": "dom_escape",
     "createElementNS": "dom_escape",
     "srcdoc": "dom_escape",
+    "html": "dom_escape",
     "defaultView": "dynamic_access",
     "sendBeacon": "network",
     "serviceWorker": "network",
@@ -162,6 +184,10 @@ LOADING_ELEMENTS = frozenset(
         "picture",
     }
 )
+#: Attributes that load something or run a string as code when set (``onerror``, ``src``).
+LOADING_ATTRIBUTES = frozenset({"src", "srcset", "srcdoc", "href", "xlink:href", "data", "style"})
+#: Members of ``p5`` that hand out its whole API under another name (``p5.instance.ellipse``).
+P5_API_HANDLES = frozenset({"instance", "prototype"})
 #: Identifiers that name the global object.
 GLOBAL_OBJECTS = frozenset({"window", "globalThis", "self", "top", "parent", "frames"})
 #: Built-in objects and the libraries the sketch runs on: assigning to them (or to their

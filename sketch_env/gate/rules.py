@@ -20,10 +20,12 @@ from sketch_env.gate.policy import (
     ERROR_HANDLER_PROPERTIES,
     ESCAPE_NAMES,
     GLOBAL_OBJECTS,
+    LOADING_ATTRIBUTES,
     LOADING_ELEMENTS,
     LOADING_PROPERTIES,
     MUTATING_OBJECT_CALLS,
     NAVIGATING_PROPERTIES,
+    P5_API_HANDLES,
     PRIMITIVE_INSTEAD,
     PRIMITIVES,
     PROTECTED_GLOBALS,
@@ -34,7 +36,7 @@ from sketch_env.gate.policy import (
     TRY_WHY,
     WHY,
 )
-from sketch_env.gate.scopes import FUNCTION_TYPES, collect_scopes
+from sketch_env.gate.scopes import collect_scopes
 from sketch_env.gate.syntax import LineIndex, name_of, node_text, string_value, unescape_js
 from sketch_env.gate.verdict import GateConfig, GateIssue
 
@@ -341,6 +343,8 @@ class Checker:
             self._raw(prop, node)
         elif self.global_identifier(obj, "brush"):
             self._brush_member(node, prop)
+        elif prop in P5_API_HANDLES and self.global_identifier(obj, "p5"):
+            self._escape("dynamic_access", f"p5.{prop}", node, f"`p5.{prop}`")
 
     def _brush_member(self, node: tree_sitter.Node, prop: str) -> None:
         if not self.config.reject_unknown_brush or prop in self.known:
@@ -390,6 +394,8 @@ class Checker:
                 self._escape("dom_escape", "location", node, f"`location.{prop}(...)`")
             elif prop == "createElement":
                 self._element(node, arg_nodes)
+            elif prop in ("setAttribute", "setAttributeNS"):
+                self._attribute(node, arg_nodes[1:] if prop == "setAttributeNS" else arg_nodes)
             elif prop == "catch":
                 self._error_handler("`.catch(...)`", node)
             elif prop == "addEventListener":
@@ -462,7 +468,19 @@ class Checker:
         if event in ERROR_EVENTS:
             self._error_handler(f"`addEventListener('{event}', ...)`", node)
 
+    def _attribute(self, node: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
+        name = fold_string(args[0]) if args else ""
+        if name is None or name.strip().lower().startswith("on"):
+            what = "setting an event-handler attribute or one whose name is not a plain string"
+            self._escape("dynamic_code", "setAttribute", node, what)
+        elif name.strip().lower() in LOADING_ATTRIBUTES:
+            self._escape("asset_load", "setAttribute", node, f"setting the `{name}` attribute")
+
     def _element(self, node: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
+        if len(args) > 1 and args[1].type != "object":
+            # p5's createElement(tag, content) puts the content in as HTML.
+            self._escape("dom_escape", "<content>", node, "an element created with content")
+            return
         tag = fold_string(args[0]) if args else ""
         if tag is None:
             self._escape(
@@ -487,9 +505,9 @@ class Checker:
     def _this(self, node: tree_sitter.Node) -> None:
         if _is_member_object(node) or not self._this_is_global(node):
             return
-        if any(a.type in FUNCTION_TYPES for a in _ancestors(node)):
-            return
-        self._escape("dynamic_access", "this", node, "top-level `this` (the global object)")
+        # Outside classes `this` may be the global object (top level, `setup`, a sloppy-mode
+        # function called bare): passed on or aliased, it would reach any global unread.
+        self._escape("dynamic_access", "this", node, "`this` used as a value outside a class")
 
     def _assignment(self, node: tree_sitter.Node) -> None:
         left = node.child_by_field_name("left")
@@ -750,15 +768,6 @@ def _key_name(key: tree_sitter.Node) -> str | None:
     if key.type in ("property_identifier", "identifier"):
         return name_of(key)
     return fold_string(key)
-
-
-def _ancestors(node: tree_sitter.Node) -> list[tree_sitter.Node]:
-    out = []
-    parent = node.parent
-    while parent is not None:
-        out.append(parent)
-        parent = parent.parent
-    return out
 
 
 def _is_member_object(node: tree_sitter.Node) -> bool:
