@@ -42,8 +42,10 @@ from sketch_env.gate.verdict import GateConfig, GateIssue
 
 #: Every name a forbidden API goes by, to escape code or through a computed member.
 _ESCAPE_CODE = {name: code for code, names in ESCAPE_NAMES.items() for name in names}
-#: A string whose whole value is one of these can only serve to reach it by a computed name
-#: (``f[k]`` with ``k = "constr" + "uctor"``); a sentence that mentions one is fine.
+#: A string whose whole value is one of these can only serve to reach it by a computed name on
+#: an ordinary object (``f[k]`` with ``k = "constr" + "uctor"``); a sentence that mentions one
+#: is fine. Global names need no such list: every computed access to the global object, and
+#: every alias of it, is refused already.
 _SUSPICIOUS_STRINGS = dict.fromkeys(RAW_GRAPHICS_PROPERTIES, "raw_graphics")
 _SUSPICIOUS_STRINGS.update(ANY_OBJECT_PROPERTIES)
 _SUSPICIOUS_STRINGS.update(dict.fromkeys(ANY_OBJECT_NAMES, "asset_load"))
@@ -209,16 +211,21 @@ class Checker:
         code = _ESCAPE_CODE.get(name)
         if code is not None:
             self._escape(code, name, node, f"`{name}`")
-        elif name in PRIMITIVES:
+        else:
+            self._p5_use(node, name, f"`{name}`")
+
+    def _p5_use(self, node: tree_sitter.Node, name: str, display: str) -> None:
+        """Rules for using p5's global ``name``, bare or as ``window.name``/``this.name``."""
+        if name in PRIMITIVES:
             self._primitive(name, node)
         elif name in TEXT_CALLS:
             self._text(name, node)
-        elif name in RAW_GRAPHICS_GLOBALS:
+        elif name in RAW_GRAPHICS_GLOBALS or name in RAW_GRAPHICS_PROPERTIES:
             self._raw(name, node)
         elif name == "textFont":
             self.text_font = True
         elif name in ERROR_HANDLER_PROPERTIES:
-            self._error_handler(f"`{name}`", node)
+            self._error_handler(display, node)
 
     def _primitive(self, name: str, node: tree_sitter.Node) -> None:
         self.primitives[name] += 1
@@ -328,16 +335,8 @@ class Checker:
         if global_obj:
             if prop == "open":
                 self._escape("dom_escape", "open", node, display)
-            elif prop in PRIMITIVES:
-                self._primitive(prop, node)
-            elif prop in TEXT_CALLS:
-                self._text(prop, node)
-            elif prop in RAW_GRAPHICS_GLOBALS:
-                self._raw(prop, node)
-            elif prop in ERROR_HANDLER_PROPERTIES:
-                self._error_handler(display, node)
-            elif prop in RAW_GRAPHICS_PROPERTIES:
-                self._raw(prop, node)
+            else:
+                self._p5_use(node, prop, display)
             return
         if prop in RAW_GRAPHICS_PROPERTIES:
             self._raw(prop, node)
@@ -569,7 +568,7 @@ class Checker:
         if DATA_URI.match(value) and _used_as_resource(node):
             self._escape("data_uri", "data:", node, "a `data:` URI used as a resource")
             return
-        code = _SUSPICIOUS_STRINGS.get(value) or _ESCAPE_CODE.get(value)
+        code = _SUSPICIOUS_STRINGS.get(value)
         if code is None or _is_literal_index(node):
             return
         what = f"a string spelling `{value}` (only useful to reach it by a computed name)"
