@@ -363,6 +363,8 @@ UNREADABLE = [
     ("const g = (function () { return this; })(); g.fetch('x');", "dynamic_access"),
     ("p5.instance.ellipse(0, 0, 9, 9);", "dynamic_access"),
     ("p5.prototype.text.call(null, 'x', 0, 0);", "dynamic_access"),
+    ("window.p5.instance.rect(0, 0, 9, 9);", "dynamic_access"),
+    ("p5.registerAddon((lib, fn) => fn.ellipse(0, 0, 9, 9));", "dynamic_access"),
     ("createDiv('<img src=x onerror=\"paint()\">');", "dom_escape"),
     ("createElement('div', '<img src=x onerror=y>');", "dom_escape"),
     ("select('body').html('<b>x</b>');", "dom_escape"),

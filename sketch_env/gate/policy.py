@@ -187,7 +187,9 @@ LOADING_ELEMENTS = frozenset(
 #: Attributes that load something or run a string as code when set (``onerror``, ``src``).
 LOADING_ATTRIBUTES = frozenset({"src", "srcset", "srcdoc", "href", "xlink:href", "data", "style"})
 #: Members of ``p5`` that hand out its whole API under another name (``p5.instance.ellipse``).
-P5_API_HANDLES = frozenset({"instance", "prototype"})
+P5_API_HANDLES = frozenset(
+    {"instance", "prototype", "registerAddon", "registerMethod", "registerPreloadMethod"}
+)
 #: Identifiers that name the global object.
 GLOBAL_OBJECTS = frozenset({"window", "globalThis", "self", "top", "parent", "frames"})
 #: Built-in objects and the libraries the sketch runs on: assigning to them (or to their

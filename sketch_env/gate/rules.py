@@ -279,6 +279,15 @@ class Checker:
         name = name_of(node)
         return name in GLOBAL_OBJECTS and self.is_global(name)
 
+    def _is_library(self, node: tree_sitter.Node | None, name: str) -> bool:
+        """Whether ``node`` is the global ``name`` (``brush``, ``p5``), bare or ``window.name``."""
+        if node is None:
+            return False
+        if node.type in ("member_expression", "subscript_expression"):
+            obj, prop = self._property(node)
+            return prop == name and self._is_global_object(obj)
+        return self.global_identifier(node, name)
+
     def _is_document(self, node: tree_sitter.Node | None) -> bool:
         if node is None:
             return False
@@ -340,9 +349,9 @@ class Checker:
             return
         if prop in RAW_GRAPHICS_PROPERTIES:
             self._raw(prop, node)
-        elif self.global_identifier(obj, "brush"):
+        elif self._is_library(obj, "brush"):
             self._brush_member(node, prop)
-        elif prop in P5_API_HANDLES and self.global_identifier(obj, "p5"):
+        elif prop in P5_API_HANDLES and self._is_library(obj, "p5"):
             self._escape("dynamic_access", f"p5.{prop}", node, f"`p5.{prop}`")
 
     def _brush_member(self, node: tree_sitter.Node, prop: str) -> None:
@@ -383,7 +392,7 @@ class Checker:
             obj, prop = self._property(callee)
             if prop is None:
                 return
-            if self.global_identifier(obj, "brush"):
+            if self._is_library(obj, "brush"):
                 self.brush_calls += 1
                 if prop in BRUSH_DRAWING_CALLS:
                     self.brush_drawing += 1
@@ -494,11 +503,11 @@ class Checker:
         ctor = node.child_by_field_name("constructor")
         if ctor is None:
             return
-        if self.global_identifier(ctor, "p5"):
+        if self._is_library(ctor, "p5"):
             self.instance_mode = self.instance_mode or node
         elif ctor.type == "member_expression":
             obj, _ = self._property(ctor)
-            if self.global_identifier(obj, "brush"):
+            if self._is_library(obj, "brush"):
                 self.brush_calls += 1
 
     def _this(self, node: tree_sitter.Node) -> None:
