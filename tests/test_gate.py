@@ -383,6 +383,18 @@ def test_what_the_gate_cannot_read_fails_closed(line: str, code: str) -> None:
     assert codes(with_body(line), forbid_escapes=False) == []
 
 
+def test_a_picture_smuggled_in_through_a_split_data_string_is_refused() -> None:
+    # Issue 13's measured hack: a reference painting embedded as a JPEG, its `data:` prefix split
+    # off so no literal matches, drawn through `new Image()` and the raw context.
+    smuggled = with_body(
+        "const parts = ['da', 'ta:image/jpeg;base64,', '/9j/4AAQSkZJRg=='];\n"
+        "  const picture = new Image();\n"
+        "  picture.onload = () => drawingContext.drawImage(picture, 0, 0);\n"
+        "  picture.src = parts.join('');"
+    )
+    assert set(codes(smuggled)) == {"asset_load", "raw_graphics"}
+
+
 def test_eval_override_is_refused_for_both_reasons() -> None:
     assert set(codes(with_body("eval = (s) => s;"))) == {"builtin_override", "dynamic_code"}
     assert set(codes(with_body("window.eval = 1;"))) == {"builtin_override", "dynamic_code"}
