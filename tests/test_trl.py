@@ -26,12 +26,13 @@ from tests.conftest import BARE_SKETCH, GOOD_SKETCH
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Passes the gate, then throws in setup.
+#: Passes the gate (it paints a stroke), then throws in setup.
 THROWING_SKETCH = """
 function setup() {
   createCanvas(200, 200, WEBGL);
   background(30, 90, 160);
   brush.set('HB', '#111111', 1);
+  brush.line(-60, 0, 60, 0);
   notDefinedAnywhere(3);
 }
 """
