@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any, cast
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Frame, Page, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
@@ -50,6 +52,8 @@ DOMAIN = "sketch-env.invalid"
 HOST_URL = f"http://{DOMAIN}/host.html"
 SKETCH_PATH = "/sketch.js"
 FRAME_PATH = "/index.html"
+#: Where lockdown.js reports an attempt it refused (``?what=webrtc: RTCPeerConnection``).
+REPORT_PATH = "/__sandbox/report"
 
 _JS = "text/javascript; charset=utf-8"
 _HTML = "text/html; charset=utf-8"
@@ -100,6 +104,28 @@ def _static_files() -> dict[str, tuple[bytes, str]]:
         "/lib/p5.brush.js": (read_vendor_bytes("p5.brush/p5.brush.js"), _JS),
         "/harness/attach.js": (_ATTACH_JS, _JS),
     }
+
+
+@cache
+def _lockdown_template() -> str:
+    return resources.files("sketch_env.render").joinpath("lockdown.js").read_text("utf-8")
+
+
+def lockdown_script(config: RenderConfig) -> str:
+    """Returns the init script that removes WebRTC and caps OffscreenCanvas in every document.
+
+    Args:
+        config: The renderer's limits (the canvas caps apply to OffscreenCanvas too).
+
+    Returns:
+        JavaScript source for ``BrowserContext.add_init_script``.
+    """
+    values = {
+        "maxCanvasSide": config.max_canvas_side,
+        "maxCanvasPixels": config.max_canvas_pixels,
+        "reportUrl": f"http://{DOMAIN}{REPORT_PATH}",
+    }
+    return _lockdown_template().replace("__LOCKDOWN__", json.dumps(values))
 
 
 def _is_ours(url: str) -> tuple[bool, str, str]:
@@ -217,6 +243,7 @@ class HostPage:
         host = cls(browser, context, config)
         try:
             async with asyncio.timeout(config.launch_timeout_s):
+                await context.add_init_script(script=lockdown_script(config))
                 await context.add_init_script(script=init_script)
                 await context.route("**/*", host._route)
                 await context.route_web_socket(re.compile(r".*"), host._block_websocket)
@@ -361,6 +388,11 @@ class HostPage:
                     await route.fulfill(status=200, body=_FRAME_HTML, headers=html)
                 else:
                     await route.fulfill(status=204)
+            elif hostname == DOMAIN and path == REPORT_PATH:
+                if active is not None:
+                    what = parse_qs(urlsplit(url).query).get("what", [""])[0]
+                    active.blocked.append(what[:100] or "a refused call")
+                await route.fulfill(status=204)
             elif path == SKETCH_PATH:
                 if active is not None and hostname == active.origin_host:
                     headers = {"content-type": _JS}
