@@ -119,3 +119,56 @@ def test_offscreen_canvas_obeys_the_canvas_caps(renderer):
     small += "  if (!(c instanceof OffscreenCanvas) || c.getContext('2d') === null) throw 1;\n}"
     assert renderer.render_sync(small, seed=0).status is RenderStatus.OK
     assert_good_render(renderer)
+
+
+#: Paints, then keeps queueing heavy fragment-shader draws on a second WebGL context after the
+#: picture is taken. Before the fix: ``ok`` in 0.3 s, and the next three honest renders on that
+#: browser timed out (the GPU process worked through the queue for minutes).
+GPU_LEFTOVER = (
+    "function setup() {"
+    + PAINT
+    + """
+  const c = document.createElement('canvas');
+  c.width = 2048;
+  c.height = 2048;
+  const gl = c.getContext('webgl2');
+  const shader = (type, text) => {
+    const s = gl.createShader(type);
+    gl.shaderSource(s, '#version 300 es\\n' + text);
+    gl.compileShader(s);
+    return s;
+  };
+  const program = gl.createProgram();
+  gl.attachShader(program, shader(gl.VERTEX_SHADER,
+    'in vec2 p; void main() { gl_Position = vec4(p, 0, 1); }'));
+  gl.attachShader(program, shader(gl.FRAGMENT_SHADER,
+    'precision highp float; out vec4 o; uniform float k; void main() { float a = 0.0;' +
+    ' for (int i = 0; i < 2000; i++) { a += sin(a + float(i) * k + gl_FragCoord.x); }' +
+    ' o = vec4(a); }'));
+  gl.linkProgram(program);
+  gl.useProgram(program);
+  gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 3, -1, -1, 3]), gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+  const k = gl.getUniformLocation(program, 'k');
+  setInterval(() => {
+    for (let j = 0; j < 20; j++) {
+      gl.uniform1f(k, Math.random());
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    }
+    gl.flush();
+  }, 0);
+}
+"""
+)
+
+
+def test_leftover_gpu_work_is_charged_to_its_author_not_the_next_sketch(renderer):
+    result = renderer.render_sync(GPU_LEFTOVER, seed=0)
+    assert result.status is RenderStatus.LEFTOVER_WORK, (result.status, result.errors)
+    assert any("left work running" in e for e in result.errors), result.errors
+    # Charged to the hostile render: it waited out the drain bound itself.
+    assert result.elapsed_ms >= renderer.config.drain_timeout_s * 1000
+    for _ in range(renderer.pool_size + 1):  # every browser serves a render after it
+        assert_good_render(renderer)
