@@ -7,15 +7,18 @@ tree, and faults injected by killing the renderer's own processes.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
 from collections.abc import Iterator
 
+import psutil
 import pytest
 
-from sketch_env import RenderStatus
-from tests.conftest import assert_good_render
+from sketch_env import RenderConfig, RenderStatus, SketchRenderer
+from sketch_env.render.watchdog import tree_memory_mb
+from tests.conftest import assert_good_render, require_chromium
 
 #: A setup body that paints something measurable on a WEBGL canvas.
 PAINT = """
@@ -172,3 +175,162 @@ def test_leftover_gpu_work_is_charged_to_its_author_not_the_next_sketch(renderer
     assert result.elapsed_ms >= renderer.config.drain_timeout_s * 1000
     for _ in range(renderer.pool_size + 1):  # every browser serves a render after it
         assert_good_render(renderer)
+
+
+# ---------------------------------------------------------------------------- memory
+
+#: Allocations the JavaScript heap cap does not bound; each stops at 1.5 GB.
+MEMORY_HOGS = {
+    "arraybuffers": """
+  const keep = [];
+  for (let i = 0; i < 30; i++) {
+    const b = new ArrayBuffer(50 * 1024 * 1024);
+    new Uint8Array(b).fill(i + 1);
+    keep.push(b);
+  }
+  window.keep = keep;
+""",
+    "gpu-textures": """
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const data = new Uint8Array(2048 * 2048 * 4).fill(7);
+  const keep = [];
+  for (let i = 0; i < 90; i++) {
+    const t = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, 2048, 2048, 0, gl.RGBA, gl.UNSIGNED_BYTE, data);
+    keep.push(t);
+  }
+  gl.finish();
+  window.keep = keep;
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def capped() -> Iterator[SketchRenderer]:
+    """One browser whose renders may grow its process tree by 400 MB at most."""
+    require_chromium()
+    config = RenderConfig(pool_size=1, deadline_s=20, max_frames=20, max_render_memory_mb=400)
+    with SketchRenderer(config) as r:
+        yield r
+
+
+def _tree_mb(renderer: SketchRenderer) -> tuple[int, float]:
+    (pid,) = renderer.browser_pids()
+    assert pid is not None
+    return pid, tree_memory_mb(pid)
+
+
+@pytest.mark.parametrize("hog", MEMORY_HOGS, ids=list(MEMORY_HOGS))
+def test_memory_outside_the_heap_is_capped_and_returned(capped, hog):
+    assert_good_render(capped)
+    old_pid, baseline = _tree_mb(capped)
+    result = capped.render_sync("function setup() {" + PAINT + MEMORY_HOGS[hog] + "}", seed=0)
+    assert result.status is RenderStatus.MEMORY_EXCEEDED, (result.status, result.errors)
+    assert result.png is None
+    assert any("memory" in e for e in result.errors), result.errors
+    assert_good_render(capped)
+    new_pid, after = _tree_mb(capped)
+    assert new_pid != old_pid, "the browser that held the memory should be gone"
+    assert after < baseline + 200, f"the tree holds {after:.0f} MB against {baseline:.0f} MB"
+
+
+#: Fills IndexedDB of the render's origin with 80 MB of incompressible data, then paints.
+IDB_FILL = (
+    """
+async function setup() {
+  const db = await new Promise((ok, fail) => {
+    const r = indexedDB.open('fill', 1);
+    r.onupgradeneeded = () => r.result.createObjectStore('s');
+    r.onsuccess = () => ok(r.result);
+    r.onerror = fail;
+  });
+  for (let i = 0; i < 8; i++) {
+    const blob = new Uint8Array(10 * 1024 * 1024);
+    for (let j = 0; j < blob.length; j += 65536) {
+      crypto.getRandomValues(blob.subarray(j, j + 65536));
+    }
+    await new Promise((ok, fail) => {
+      const tx = db.transaction('s', 'readwrite');
+      tx.objectStore('s').put(blob, i);
+      tx.oncomplete = ok;
+      tx.onerror = fail;
+    });
+  }
+"""
+    + PAINT
+    + "}"
+)
+
+
+def test_indexeddb_of_finished_renders_does_not_accumulate(capped):
+    # Before the fix each of these renders left ~100 MB in the browser process (1015 MB to
+    # 1509 MB over five), until its host page was replaced.
+    assert capped.render_sync(IDB_FILL, seed=0).status is RenderStatus.OK
+    pid, baseline = _tree_mb(capped)
+    for _ in range(6):
+        result = capped.render_sync(IDB_FILL, seed=0)
+        assert result.status is RenderStatus.OK, result.errors
+    after_pid, after = _tree_mb(capped)
+    # The same browser: replacing it would hide the leak rather than prevent it.
+    assert after_pid == pid
+    assert after < baseline + 250, f"the tree grew from {baseline:.0f} to {after:.0f} MB"
+
+
+# ---------------------------------------------------------------------------- process faults
+
+#: A sketch that paints and then takes a few seconds of draw frames: time to kill something.
+SLOW_PAINT = (
+    "function setup() {" + PAINT + "}\nfunction draw() { brush.rect(40 + frameCount, 60, 80, 80);"
+    " const t = performance.now(); while (performance.now() - t < 300) {} }"
+)
+
+
+def _children(pid: int, kind: str) -> list[psutil.Process]:
+    switch = f"--type={kind}"
+    found = []
+    for proc in psutil.Process(pid).children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if switch in proc.cmdline():
+                found.append(proc)
+    return found
+
+
+@pytest.mark.parametrize("kind", ["gpu-process", "renderer"])
+def test_a_process_killed_under_a_render_is_retried_not_blamed(kind):
+    # Before: killing the GPU process gave `ok` with a fully transparent picture, and killing
+    # the renderer gave `js_error` ("most likely ran out of memory").
+    require_chromium()
+    with SketchRenderer(pool_size=1, deadline_s=30, max_frames=15) as r:
+        assert_good_render(r)
+        time.sleep(1.0)  # the next frame is prepared: the kill lands in the sketch's run
+        (pid,) = r.browser_pids()
+        assert pid is not None
+        victims = _children(pid, kind)
+        assert victims, f"no {kind} process under the browser"
+
+        def kill_soon() -> None:
+            time.sleep(1.5)
+            for proc in victims:
+                with contextlib.suppress(psutil.Error):
+                    proc.kill()
+
+        killer = threading.Thread(target=kill_soon)
+        killer.start()
+        result = r.render_sync(SLOW_PAINT, seed=1)
+        killer.join()
+        assert all(not p.is_running() for p in victims)
+        assert result.status is RenderStatus.FRAME_CAPPED, (result.status, result.errors)
+        assert result.attempts == 2, (result.errors, result.paint_fraction)
+        assert any("died" in e or "crashed" in e for e in result.errors), result.errors
+        assert result.paint_fraction > 0.02, "the retried render's picture must be painted"
+        assert_good_render(r)
+
+
+def test_a_sketch_that_crashes_every_fresh_renderer_is_charged(renderer):
+    source = "function setup() { const a = []; while (true) { a.push(new Array(1e6).fill(1.5)); } }"
+    result = renderer.render_sync(source, seed=0)
+    assert result.status is RenderStatus.JS_ERROR, (result.status, result.errors)
+    assert result.attempts == 2 and result.png is None
+    assert any("crashed" in e for e in result.errors), result.errors
+    assert_good_render(renderer)
