@@ -25,7 +25,7 @@ from sketch_env.render.frames import FrameSupply
 from sketch_env.render.page import Attempt, InfrastructureError, harness_script, run_attempt
 from sketch_env.render.pool import BrowserPool, BrowserSlot, kill_process_tree
 from sketch_env.render.result import Render, RenderStatus
-from sketch_env.render.watchdog import MemoryWatch, drain_gpu, gpu_pids, tree_memory_mb
+from sketch_env.render.watchdog import MemoryWatch, ProcessTree, drain_gpu
 
 logger = logging.getLogger(__name__)
 
@@ -60,8 +60,8 @@ class SketchRenderer(RendererBase):
         self._choice: BrowserChoice | None = None
         self._frames: FrameSupply | None = None
         self._init_script = harness_script(self.config)
-        #: Each slot's browser pid and its tree memory when first used (the watchdog's zero).
-        self._baselines: dict[int, tuple[int, float]] = {}
+        #: Each slot's browser process tree, with its memory baseline (the watchdog's zero).
+        self._trees: dict[int, ProcessTree] = {}
 
     # ------------------------------------------------------------------ lifetime
     def _launch(self) -> None:
@@ -223,10 +223,11 @@ class SketchRenderer(RendererBase):
                 await self._frames.finish(slot.index, frame, clean=False)
                 await self._replace_quietly(slot)
                 raise InfrastructureError("the browser's process could not be found")
-            baseline = await self._baseline(slot.index, pid)
-            gpus = await asyncio.to_thread(gpu_pids, pid)
+            tree = await self._tree(slot.index, pid)
+            baseline = tree.baseline_mb
+            gpus = await asyncio.to_thread(tree.processes, "gpu-process")
             watch = MemoryWatch(
-                pid, baseline + self.config.max_render_memory_mb, self.config.memory_poll_s
+                tree, baseline + self.config.max_render_memory_mb, self.config.memory_poll_s
             )
             start = time.perf_counter()
             try:
@@ -258,8 +259,7 @@ class SketchRenderer(RendererBase):
                     ),
                     clean=False,
                 )
-            lost = gpus - await asyncio.to_thread(gpu_pids, pid)
-            if lost:
+            if not all(gpu.is_running() for gpu in gpus):
                 # Chromium relaunches a dead GPU process and the page carries on, reading
                 # back a fully transparent canvas as "ok" (3 of 3 when the process was
                 # killed): the picture cannot be trusted, whoever killed it.
@@ -296,7 +296,7 @@ class SketchRenderer(RendererBase):
             if not finished:
                 await self._replace_quietly(slot)
                 return attempt
-            used = await asyncio.to_thread(tree_memory_mb, pid)
+            used = await asyncio.to_thread(tree.memory_mb, 1.0)
             if used > baseline + self.config.max_render_memory_mb / 2:
                 # What the render held outlived it (storage, caches the browser keeps): the
                 # next sketch starts from a fresh browser, not from this one's leftovers.
@@ -309,14 +309,14 @@ class SketchRenderer(RendererBase):
                 await self._replace_quietly(slot, kill=True)
             return attempt
 
-    async def _baseline(self, index: int, pid: int) -> float:
-        """The tree memory of slot ``index``'s browser, measured once per browser."""
-        known = self._baselines.get(index)
-        if known is not None and known[0] == pid:
-            return known[1]
-        used = await asyncio.to_thread(tree_memory_mb, pid)
-        self._baselines[index] = (pid, used)
-        return used
+    async def _tree(self, index: int, pid: int) -> ProcessTree:
+        """Slot ``index``'s process tree, with its baseline measured when first used."""
+        tree = self._trees.get(index)
+        if tree is None or tree.pid != pid:
+            tree = ProcessTree(pid)
+            tree.baseline_mb = await asyncio.to_thread(tree.memory_mb)
+            self._trees[index] = tree
+        return tree
 
     async def _replace_quietly(self, slot: BrowserSlot, kill: bool = False) -> None:
         assert self._pool is not None and self._frames is not None
