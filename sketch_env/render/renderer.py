@@ -279,14 +279,17 @@ class SketchRenderer(RendererBase):
             host = frame.host
             if attempt.clean:
                 await host.remove_frame(frame)
-            if not attempt.clean or not host.usable:
+            page = host.page
+            if not attempt.clean or host.broken or host.crashed or page is None or page.is_closed():
                 closed = await self._frames.finish(slot.index, frame, clean=False)
                 drained = closed and await drain_gpu(
                     None, slot.browser, self.config.drain_timeout_s
                 )
                 finished = closed
             else:
-                drained = await drain_gpu(host, slot.browser, self.config.drain_timeout_s)
+                # The host page itself (even one retiring after `renders_per_page`): a new
+                # context for the readback would cost more than the readback.
+                drained = await drain_gpu(page, slot.browser, self.config.drain_timeout_s)
                 finished = not drained or await self._frames.finish(slot.index, frame, True)
             if not drained:
                 await self._replace_quietly(slot, kill=True)

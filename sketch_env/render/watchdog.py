@@ -28,10 +28,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import psutil
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
 
-from sketch_env.render.host import HostPage
 from sketch_env.render.pool import kill_process_tree
 
 logger = logging.getLogger(__name__)
@@ -254,22 +253,19 @@ class MemoryWatch:
         return task.result()
 
 
-async def drain_gpu(host: HostPage | None, browser: Browser, timeout_s: float) -> bool:
+async def drain_gpu(page: Page | None, browser: Browser, timeout_s: float) -> bool:
     """Whether the browser's GPU process answers a trivial readback within ``timeout_s``.
 
-    Runs in the host page when it is still usable (its sketch frame already removed), else in
-    a throwaway page of the same browser.
-
     Args:
-        host: The host page the render ran in.
-        browser: Its browser.
+        page: A page of ``browser`` no sketch can reach (the host page, its sketch frame
+            already removed); ``None`` for a throwaway page in a new context.
+        browser: The browser.
         timeout_s: The bound.
 
     Returns:
         ``True`` when the GPU is free for the next render; ``False`` when the readback did not
         come back in time (or the browser is gone).
     """
-    page = host.page if host is not None and host.usable else None
     own = page is None
     try:
         async with asyncio.timeout(timeout_s):
