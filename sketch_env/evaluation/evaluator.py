@@ -44,6 +44,8 @@ _SKETCH_FAILURES = {
     RenderStatus.JS_ERROR,
     RenderStatus.NO_CANVAS,
     RenderStatus.REJECTED,
+    RenderStatus.MEMORY_EXCEEDED,
+    RenderStatus.LEFTOVER_WORK,
 }
 
 

@@ -38,6 +38,8 @@ class RolloutStatus(enum.StrEnum):
     JS_ERROR = "js_error"
     NO_CANVAS = "no_canvas"
     REJECTED = "rejected"
+    MEMORY_EXCEEDED = "memory_exceeded"
+    LEFTOVER_WORK = "leftover_work"
     CRASHED = "crashed"
 
     @classmethod

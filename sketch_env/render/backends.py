@@ -200,6 +200,13 @@ def common_args(js_heap_mb: int, marker: str | None = None) -> list[str]:
         "--mute-audio",
         # Defence in depth behind request routing: nothing resolves, not even by accident.
         "--host-resolver-rules=MAP * ~NOTFOUND",
+        # WebRTC does not go through request routing: without this switch a sketch's
+        # RTCPeerConnection sent 8 STUN/TURN datagrams (one carrying a credential the sketch
+        # chose) to a loopback listener; with it, none. There is no proxy, so "only proxied
+        # UDP" means no UDP at all. (--force-webrtc-ip-handling-policy did not stop them.)
+        # The constructors are also removed in every document (lockdown.js), which reports
+        # the attempt.
+        "--webrtc-ip-handling-policy=disable_non_proxied_udp",
         # Containers often give /dev/shm 64 MB, which a few WebGL canvases exhaust.
         "--disable-dev-shm-usage",
         f"--js-flags=--max-old-space-size={js_heap_mb}",

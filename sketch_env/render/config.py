@@ -53,6 +53,18 @@ class RenderConfig:
             0.4 s more per render (see `sketch_env.render.host`).
         extra_browser_args: Chromium switches appended to the chosen backend's (for
             experiments such as the benchmark's ``--experiments``; pictures may change).
+        max_render_memory_mb: How far the browser's process tree (browser, GPU, renderers;
+            resident memory) may grow above its baseline during a render before the memory
+            watchdog kills it and reports ``memory_exceeded``. The JavaScript heap cap does not
+            bound ArrayBuffers, GPU textures or storage: one ``ok`` render took a tree from 1.2
+            to 5.3 GB. Heavy honest sketches (4096x4096 canvases, p5.brush buffers) stay well
+            under the default.
+        memory_poll_s: Interval between the watchdog's measurements of the tree.
+        drain_timeout_s: Bound on a trivial GPU readback after each render. Work a sketch
+            queued after its picture (draws on a second WebGL context) kept the GPU busy for
+            minutes and made the next three honest renders time out; when the readback does
+            not come back in time the browser is replaced and the render is reported as
+            ``leftover_work``. It takes ~0.01 s on an idle GPU.
         extra_browser_env: Environment variables added to the browser's, as ``(name, value)``
             pairs (e.g. ``(("LP_NUM_THREADS", "1"),)`` for llvmpipe).
     """
@@ -76,6 +88,9 @@ class RenderConfig:
     renders_per_page: int = 100
     extra_browser_args: tuple[str, ...] = ()
     extra_browser_env: tuple[tuple[str, str], ...] = ()
+    max_render_memory_mb: int = 2048
+    memory_poll_s: float = 0.1
+    drain_timeout_s: float = 5.0
 
     def __post_init__(self) -> None:
         if self.pool_size is not None and self.pool_size < 1:
@@ -84,7 +99,13 @@ class RenderConfig:
             raise ValueError(
                 f"backend must be one of {', '.join(BACKEND_CHOICES)}, got {self.backend!r}"
             )
-        for name in ("deadline_s", "poll_interval_s", "launch_timeout_s"):
+        for name in (
+            "deadline_s",
+            "poll_interval_s",
+            "launch_timeout_s",
+            "memory_poll_s",
+            "drain_timeout_s",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
         for name in (
@@ -94,6 +115,7 @@ class RenderConfig:
             "max_canvas_pixels",
             "js_heap_mb",
             "renders_per_page",
+            "max_render_memory_mb",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")

@@ -171,14 +171,18 @@ class BrowserPool:
             slot.renders += 1
             self._idle.put_nowait(slot)
 
-    async def replace(self, slot: BrowserSlot) -> None:
+    async def replace(self, slot: BrowserSlot, kill: bool = False) -> None:
         """Closes (or kills) a slot's browser and launches a new one in its place.
 
         Args:
             slot: A slot held by the caller.
+            kill: Kill the process tree at once instead of asking the browser to close (its
+                GPU process may be busy with a sketch's leftover work for minutes).
         """
         old, pid = slot.browser, slot.pid()
         slot.browser = None
+        if kill and pid is not None:
+            await asyncio.to_thread(kill_process_tree, pid)
         if old is not None:
             try:
                 async with asyncio.timeout(5):

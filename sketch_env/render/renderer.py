@@ -25,6 +25,7 @@ from sketch_env.render.frames import FrameSupply
 from sketch_env.render.page import Attempt, InfrastructureError, harness_script, run_attempt
 from sketch_env.render.pool import BrowserPool, BrowserSlot, kill_process_tree
 from sketch_env.render.result import Render, RenderStatus
+from sketch_env.render.watchdog import MemoryWatch, ProcessTree, drain_gpu
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +60,8 @@ class SketchRenderer(RendererBase):
         self._choice: BrowserChoice | None = None
         self._frames: FrameSupply | None = None
         self._init_script = harness_script(self.config)
+        #: Each slot's browser process tree, with its memory baseline (the watchdog's zero).
+        self._trees: dict[int, ProcessTree] = {}
 
     # ------------------------------------------------------------------ lifetime
     def _launch(self) -> None:
@@ -170,10 +173,16 @@ class SketchRenderer(RendererBase):
         assert self._pool is not None
         notes: list[str] = []
         waits: list[float] = []
+        crashes: list[Render] = []
         attempts = 0
         for attempts in range(1, self.config.retries + 2):
             try:
                 attempt = await self._attempt(data, seed, backend, waits)
+            except _CrashDuringRender as exc:
+                notes.append(f"harness: attempt {attempts}: {exc}; retried in a fresh process")
+                logger.warning("render attempt %d: %s", attempts, exc)
+                crashes.append(exc.render)
+                continue
             except InfrastructureError as exc:
                 notes.append(f"harness: attempt {attempts} failed in the browser: {exc}")
                 logger.warning("render attempt %d failed: %s", attempts, exc)
@@ -182,6 +191,20 @@ class SketchRenderer(RendererBase):
             return replace(
                 render,
                 errors=(*notes, *render.errors),
+                attempts=attempts,
+                queue_ms=sum(waits) * 1000.0,
+            )
+        if len(crashes) == attempts and attempts > 1:
+            # The same sketch crashed a fresh process in every attempt: that is the sketch's
+            # doing (a memory bomb, a GPU hang), not bad luck. Its picture is never scored: a
+            # crash leaves a blank or partial canvas that would read as the sketch's work.
+            last = crashes[-1]
+            return replace(
+                last,
+                status=RenderStatus.JS_ERROR,
+                png=None,
+                paint_fraction=0.0,
+                errors=(*notes, *last.errors),
                 attempts=attempts,
                 queue_ms=sum(waits) * 1000.0,
             )
@@ -207,8 +230,20 @@ class SketchRenderer(RendererBase):
             except InfrastructureError:
                 await self._replace_quietly(slot)
                 raise
+            pid = slot.pid()
+            if pid is None:
+                await self._frames.finish(slot.index, frame, clean=False)
+                await self._replace_quietly(slot)
+                raise InfrastructureError("the browser's process could not be found")
+            tree = await self._tree(slot.index, pid)
+            baseline = tree.baseline_mb
+            gpus = await asyncio.to_thread(tree.processes, "gpu-process")
+            watch = MemoryWatch(
+                tree, baseline + self.config.max_render_memory_mb, self.config.memory_poll_s
+            )
+            start = time.perf_counter()
             try:
-                attempt = await run_attempt(frame, data, seed, self.config, backend)
+                attempt = await watch.guard(run_attempt(frame, data, seed, self.config, backend))
             except InfrastructureError:
                 await self._frames.finish(slot.index, frame, clean=False)
                 await self._replace_quietly(slot)
@@ -217,19 +252,120 @@ class SketchRenderer(RendererBase):
                 # Cancelled mid-render: the sketch may still be running; its host goes.
                 await self._frames.finish(slot.index, frame, clean=False)
                 raise
-            if not await self._frames.finish(slot.index, frame, attempt.clean):
+            if attempt is None:
+                await self._replace_quietly(slot, kill=True)
+                return Attempt(
+                    Render(
+                        RenderStatus.MEMORY_EXCEEDED,
+                        errors=(
+                            f"harness: the sketch took the browser's memory to "
+                            f"{watch.peak_mb:.0f} MB, more than "
+                            f"{self.config.max_render_memory_mb} MB above its baseline of "
+                            f"{baseline:.0f} MB (ArrayBuffers, textures or storage the "
+                            "JavaScript heap cap does not bound); the browser was killed",
+                        ),
+                        elapsed_ms=(time.perf_counter() - start) * 1000.0,
+                        backend=backend,
+                        seed=seed,
+                        blocked_requests=tuple(dict.fromkeys(frame.session.blocked)),
+                    ),
+                    clean=False,
+                )
+            if not all(gpu.is_running() for gpu in gpus):
+                # Chromium relaunches a dead GPU process and the page carries on, reading
+                # back a fully transparent canvas as "ok" (3 of 3 when the process was
+                # killed): the picture cannot be trusted, whoever killed it.
+                await self._frames.finish(slot.index, frame, clean=False)
+                await self._replace_quietly(slot, kill=True)
+                raise _CrashDuringRender("the GPU process died during the render", attempt.render)
+            if frame.session.page_crashed:
+                # A sketch that exhausts its memory and a renderer killed from outside look
+                # the same from here; a retry in a new renderer process tells them apart.
+                await self._frames.finish(slot.index, frame, clean=False)
+                raise _CrashDuringRender(
+                    "the page's renderer process crashed during the render", attempt.render
+                )
+            # The render is not over until the work it started is: its frame goes first (its
+            # timers stop queueing; a frame that will not go takes its host page with it),
+            # then the GPU must answer a trivial readback in time.
+            host = frame.host
+            if attempt.clean:
+                await host.remove_frame(frame)
+            page = host.page
+            if not attempt.clean or host.broken or host.crashed or page is None or page.is_closed():
+                closed = await self._frames.finish(slot.index, frame, clean=False)
+                drained = closed and await drain_gpu(
+                    None, slot.browser, self.config.drain_timeout_s
+                )
+                finished = closed
+            else:
+                # The host page itself (even one retiring after `renders_per_page`): a new
+                # context for the readback would cost more than the readback.
+                drained = await drain_gpu(page, slot.browser, self.config.drain_timeout_s)
+                finished = not drained or await self._frames.finish(slot.index, frame, True)
+            if not drained:
+                await self._replace_quietly(slot, kill=True)
+                if finished:
+                    return Attempt(_charge_leftover(attempt.render, self.config, start), False)
+                return attempt
+            if not finished:
                 await self._replace_quietly(slot)
+                return attempt
+            used = await asyncio.to_thread(tree.memory_mb, 1.0)
+            if used > baseline + self.config.max_render_memory_mb / 2:
+                # What the render held outlived it (storage, caches the browser keeps): the
+                # next sketch starts from a fresh browser, not from this one's leftovers.
+                logger.info(
+                    "browser %d stayed at %.0f MB after a render (baseline %.0f MB): replacing",
+                    pid,
+                    used,
+                    baseline,
+                )
+                await self._replace_quietly(slot, kill=True)
             return attempt
 
-    async def _replace_quietly(self, slot: BrowserSlot) -> None:
+    async def _tree(self, index: int, pid: int) -> ProcessTree:
+        """Slot ``index``'s process tree, with its baseline measured when first used."""
+        tree = self._trees.get(index)
+        if tree is None or tree.pid != pid:
+            tree = ProcessTree(pid)
+            tree.baseline_mb = await asyncio.to_thread(tree.memory_mb)
+            self._trees[index] = tree
+        return tree
+
+    async def _replace_quietly(self, slot: BrowserSlot, kill: bool = False) -> None:
         assert self._pool is not None and self._frames is not None
         self._frames.discard(slot.index)
         try:
-            await self._pool.replace(slot)
+            await self._pool.replace(slot, kill=kill)
         except Exception as exc:  # The next acquire of this slot will try again.
             logger.warning("could not relaunch browser %d: %s", slot.index, exc)
             return
         self._frames.refill(slot.index, slot.browser)
+
+
+class _CrashDuringRender(Exception):
+    """A process the render ran in died during it; retried before anyone is blamed.
+
+    Args:
+        reason: Which process died.
+        render: What the attempt reported (kept if every attempt crashes the same way).
+    """
+
+    def __init__(self, reason: str, render: Render) -> None:
+        super().__init__(reason)
+        self.render = render
+
+
+def _charge_leftover(render: Render, config: RenderConfig, start: float) -> Render:
+    """The render of a sketch whose leftover work kept the GPU busy past the drain bound."""
+    note = (
+        "harness: the sketch left work running after its picture was taken (the GPU did not "
+        f"answer within {config.drain_timeout_s:g} s); the browser was replaced"
+    )
+    status = RenderStatus.LEFTOVER_WORK if render.status.has_picture else render.status
+    elapsed = (time.perf_counter() - start) * 1000.0
+    return replace(render, status=status, errors=(*render.errors, note), elapsed_ms=elapsed)
 
 
 _shared: SketchRenderer | None = None

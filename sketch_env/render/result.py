@@ -36,6 +36,14 @@ class RenderStatus(enum.StrEnum):
     NO_CANVAS = "no_canvas"
     #: Refused before running: too large, or not text.
     REJECTED = "rejected"
+    #: The browser's process tree grew past ``RenderConfig.max_render_memory_mb`` during the
+    #: render (ArrayBuffers, GPU textures, storage: memory the JavaScript heap cap does not
+    #: bound); the memory watchdog killed the browser.
+    MEMORY_EXCEEDED = "memory_exceeded"
+    #: The picture was taken, but the sketch left work running (e.g. GPU draws queued after the
+    #: picture) that did not drain within ``RenderConfig.drain_timeout_s``; the browser was
+    #: replaced so the next sketch does not pay for it.
+    LEFTOVER_WORK = "leftover_work"
     #: The browser failed twice (crash, lost connection): infrastructure, not the sketch.
     CRASHED = "crashed"
 

@@ -83,7 +83,8 @@ td.pic img { width: 160px; height: 160px; object-fit: contain; background: #fff;
           background: #eee; white-space: nowrap; }
 .status-ok, .status-frame_capped { background: #e3f1e4; color: var(--ok); }
 .status-gate_failed, .status-js_error, .status-timeout, .status-unfinished,
-.status-no_canvas, .status-rejected { background: #fbe6e4; color: var(--bad); }
+.status-no_canvas, .status-rejected, .status-memory_exceeded,
+.status-leftover_work { background: #fbe6e4; color: var(--bad); }
 .status-crashed, .status-infra_error { background: #fff1d6; color: var(--warn); }
 .comp { font-size: 12px; margin: 0; padding: 0; list-style: none; white-space: nowrap; }
 .comp li span { color: var(--muted); }

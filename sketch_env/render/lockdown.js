@@ -1,0 +1,106 @@
+// sketch_env lockdown. Installed with Playwright's add_init_script next to the harness, so it
+// runs in every new document of a host page before any library or sketch code. Python fills the
+// __LOCKDOWN__ placeholder with a JSON object; nothing else is templated.
+//
+// It removes what the browser's own walls stop but do not report, and caps what the harness's
+// canvas caps do not see:
+//  * WebRTC. Chromium runs with --webrtc-ip-handling-policy=disable_non_proxied_udp, which is
+//    what stops the packets (measured: 8 STUN/TURN datagrams reached a loopback listener
+//    without it, 0 with it); the constructors are replaced here so that an attempt fails at
+//    once and is reported to request routing as `webrtc: <name>`.
+//  * OffscreenCanvas. Its size is not an HTMLCanvasElement's, so the harness's setters never see
+//    it: an 8192x8192 one passed every cap. The same limits apply to it here.
+(() => {
+  "use strict";
+  const LIMITS = __LOCKDOWN__;
+  const defineProperty = Object.defineProperty;
+  const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const RangeErrorCtor = RangeError;
+  const StringCtor = String;
+  const encode = encodeURIComponent;
+  const fetchFn = typeof fetch === "function" ? fetch.bind(window) : null;
+
+  function report(what) {
+    if (fetchFn === null) return;
+    try {
+      const url = LIMITS.reportUrl + "?what=" + encode(StringCtor(what).slice(0, 100));
+      fetchFn(url, { mode: "no-cors", cache: "no-store" }).catch(() => {});
+    } catch (_) {
+      // Reporting is best effort; the browser switch still stops every packet.
+    }
+  }
+
+  // ---- WebRTC -------------------------------------------------------------------------------
+  for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "mozRTCPeerConnection"]) {
+    const blocked = function () {
+      report("webrtc: " + name);
+      throw new DOMException("WebRTC is disabled in the sketch sandbox", "NotSupportedError");
+    };
+    try {
+      defineProperty(window, name, {
+        value: blocked,
+        writable: false,
+        configurable: false,
+        enumerable: false,
+      });
+    } catch (_) {
+      // Already non-configurable in this realm: nothing else to do.
+    }
+  }
+
+  // ---- OffscreenCanvas size -----------------------------------------------------------------
+  function check(width, height) {
+    const w = +width;
+    const h = +height;
+    if (w > LIMITS.maxCanvasSide || h > LIMITS.maxCanvasSide || w * h > LIMITS.maxCanvasPixels) {
+      report("offscreen-canvas: " + w + "x" + h);
+      throw new RangeErrorCtor(
+        "OffscreenCanvas " + w + "x" + h + " exceeds the sandbox's canvas limits (" +
+          LIMITS.maxCanvasSide + " px a side, " + LIMITS.maxCanvasPixels + " px in all)"
+      );
+    }
+  }
+  if (typeof OffscreenCanvas === "function") {
+    const Original = OffscreenCanvas;
+    const proto = Original.prototype;
+    const widthDesc = getOwnPropertyDescriptor(proto, "width");
+    const heightDesc = getOwnPropertyDescriptor(proto, "height");
+    if (widthDesc && heightDesc && widthDesc.set && heightDesc.set) {
+      defineProperty(proto, "width", {
+        get: widthDesc.get,
+        set(value) {
+          check(value, apply(heightDesc.get, this, []));
+          apply(widthDesc.set, this, [value]);
+        },
+        configurable: false,
+        enumerable: widthDesc.enumerable,
+      });
+      defineProperty(proto, "height", {
+        get: heightDesc.get,
+        set(value) {
+          check(apply(widthDesc.get, this, []), value);
+          apply(heightDesc.set, this, [value]);
+        },
+        configurable: false,
+        enumerable: heightDesc.enumerable,
+      });
+    }
+    const Capped = function OffscreenCanvas(width, height) {
+      if (new.target === undefined) {
+        throw new TypeError("Failed to construct 'OffscreenCanvas': use 'new'");
+      }
+      check(width, height);
+      return construct(Original, [width, height], new.target);
+    };
+    Capped.prototype = proto;
+    defineProperty(proto, "constructor", { value: Capped, configurable: false, writable: false });
+    defineProperty(window, "OffscreenCanvas", {
+      value: Capped,
+      writable: false,
+      configurable: false,
+      enumerable: false,
+    });
+  }
+})();
