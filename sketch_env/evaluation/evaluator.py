@@ -43,6 +43,7 @@ _SKETCH_FAILURES = {
     RenderStatus.JS_ERROR,
     RenderStatus.NO_CANVAS,
     RenderStatus.REJECTED,
+    RenderStatus.HARNESS_VIOLATION,
 }
 
 

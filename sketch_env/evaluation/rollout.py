@@ -39,6 +39,7 @@ class RolloutStatus(enum.StrEnum):
     NO_CANVAS = "no_canvas"
     REJECTED = "rejected"
     CRASHED = "crashed"
+    HARNESS_VIOLATION = "harness_violation"
 
     @classmethod
     def of_render(cls, status: RenderStatus) -> RolloutStatus:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from sketch_env.render.api_calls import brush_draw_calls, primitive_calls, raw_graphics_calls
 from sketch_env.render.coverage import to_rgb_array
 
 
@@ -38,6 +39,10 @@ class RenderStatus(enum.StrEnum):
     REJECTED = "rejected"
     #: The browser failed twice (crash, lost connection): infrastructure, not the sketch.
     CRASHED = "crashed"
+    #: The sketch interfered with the render harness (a forged or unreadable result, the
+    #: harness's hooks run on an object of its own): nothing it reported is kept, and it is
+    #: the sketch's fault.
+    HARNESS_VIOLATION = "harness_violation"
 
     @property
     def has_picture(self) -> bool:
@@ -69,6 +74,9 @@ class Render:
         height: Canvas height in pixels.
         attempts: Browser attempts used (2 means an infrastructure failure was retried).
         blocked_requests: URLs the sketch tried to reach outside the sandbox.
+        api_calls: Drawing API name -> calls the sketch made, measured at run time where the
+            sketch cannot tamper (see `sketch_env.render.api_calls`); empty when nothing was
+            reported (the sketch never ran, or its result was not trusted).
     """
 
     status: RenderStatus
@@ -83,6 +91,22 @@ class Render:
     height: int = 0
     attempts: int = 1
     blocked_requests: tuple[str, ...] = ()
+    api_calls: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def brush_draw_calls(self) -> int:
+        """p5.brush drawing calls the sketch made (setters such as ``brush.set`` excluded)."""
+        return brush_draw_calls(self.api_calls)
+
+    @property
+    def primitive_calls(self) -> dict[str, int]:
+        """Plain p5 drawing functions the sketch called (``ellipse``, ``text``…), with counts."""
+        return primitive_calls(self.api_calls)
+
+    @property
+    def raw_graphics_calls(self) -> dict[str, int]:
+        """Raw graphics the sketch used (``drawingContext``, ``loadPixels``…), with counts."""
+        return raw_graphics_calls(self.api_calls)
 
     @property
     def ok(self) -> bool:
@@ -123,6 +147,8 @@ class Render:
             "height": self.height,
             "attempts": self.attempts,
             "blocked_requests": list(self.blocked_requests),
+            "api_calls": dict(self.api_calls),
+            "brush_draw_calls": self.brush_draw_calls,
             "has_png": self.png is not None,
         }
 
