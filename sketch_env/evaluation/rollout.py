@@ -15,7 +15,7 @@ from typing import Any
 from sketch_env.gate.verdict import GateVerdict
 from sketch_env.render.result import Render, RenderStatus
 from sketch_env.scoring.base import Score
-from sketch_env.scoring.reward import RewardBreakdown
+from sketch_env.scoring.reward import RewardBreakdown, RewardStatus
 
 __all__ = ["Rollout", "RolloutStatus"]
 
@@ -29,6 +29,10 @@ class RolloutStatus(enum.StrEnum):
 
     #: The gate refused the reply; nothing was rendered.
     GATE_FAILED = "gate_failed"
+    #: The render ran, but what the sketch was measured doing at run time is refused
+    #: (`sketch_env.scoring.reward.runtime_gate`: plain p5 primitives, raw graphics, no
+    #: p5.brush drawing call).
+    RUNTIME_GATE_FAILED = "runtime_gate_failed"
     #: The picture rendered but the scorer could not score it (reward ``None``).
     INFRA_ERROR = "infra_error"
     OK = "ok"
@@ -101,6 +105,11 @@ class Rollout:
             return RolloutStatus.GATE_FAILED
         if self.reward.infra_error and not self.render.status.is_infrastructure_failure:
             return RolloutStatus.INFRA_ERROR
+        if (
+            self.reward.status is RewardStatus.RUNTIME_GATE_FAILED
+            and self.render.status is not RenderStatus.HARNESS_VIOLATION
+        ):
+            return RolloutStatus.RUNTIME_GATE_FAILED
         return RolloutStatus.of_render(self.render.status)
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,6 +145,9 @@ class Rollout:
                 lines.append("JavaScript errors:")
                 lines += [f"- {e}" for e in errors[:5]]
             lines.append(f"Paint coverage: {self.render.paint_fraction:.1%} of the canvas.")
+            if self.reward.runtime_reasons:
+                lines.append("Refused at run time:")
+                lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
         if self.score is not None:
             lines.append(f"Score ({self.scorer}): {self.score.value:.3f}.")
         if self.reward.infra_error:

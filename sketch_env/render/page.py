@@ -341,5 +341,5 @@ def _finish(
         width=report.width if report is not None else 0,
         height=report.height if report is not None else 0,
         blocked_requests=tuple(dict.fromkeys(session.blocked)),
-        api_calls=dict(report.api_calls) if report is not None else {},
+        api_calls=dict(report.api_calls) if report is not None else None,
     )

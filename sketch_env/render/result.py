@@ -75,8 +75,8 @@ class Render:
         attempts: Browser attempts used (2 means an infrastructure failure was retried).
         blocked_requests: URLs the sketch tried to reach outside the sandbox.
         api_calls: Drawing API name -> calls the sketch made, measured at run time where the
-            sketch cannot tamper (see `sketch_env.render.api_calls`); empty when nothing was
-            reported (the sketch never ran, or its result was not trusted).
+            sketch cannot tamper (see `sketch_env.render.api_calls`); ``None`` when nothing was
+            measured (the sketch never ran, or its result was not trusted).
     """
 
     status: RenderStatus
@@ -91,22 +91,22 @@ class Render:
     height: int = 0
     attempts: int = 1
     blocked_requests: tuple[str, ...] = ()
-    api_calls: dict[str, int] = field(default_factory=dict)
+    api_calls: dict[str, int] | None = None
 
     @property
     def brush_draw_calls(self) -> int:
         """p5.brush drawing calls the sketch made (setters such as ``brush.set`` excluded)."""
-        return brush_draw_calls(self.api_calls)
+        return brush_draw_calls(self.api_calls or {})
 
     @property
     def primitive_calls(self) -> dict[str, int]:
         """Plain p5 drawing functions the sketch called (``ellipse``, ``text``…), with counts."""
-        return primitive_calls(self.api_calls)
+        return primitive_calls(self.api_calls or {})
 
     @property
     def raw_graphics_calls(self) -> dict[str, int]:
         """Raw graphics the sketch used (``drawingContext``, ``loadPixels``…), with counts."""
-        return raw_graphics_calls(self.api_calls)
+        return raw_graphics_calls(self.api_calls or {})
 
     @property
     def ok(self) -> bool:
@@ -147,7 +147,7 @@ class Render:
             "height": self.height,
             "attempts": self.attempts,
             "blocked_requests": list(self.blocked_requests),
-            "api_calls": dict(self.api_calls),
+            "api_calls": dict(self.api_calls) if self.api_calls is not None else None,
             "brush_draw_calls": self.brush_draw_calls,
             "has_png": self.png is not None,
         }
