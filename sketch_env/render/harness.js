@@ -29,7 +29,6 @@
   const defineProperty = Object.defineProperty;
   const freeze = Object.freeze;
   const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-  const now = performance.now.bind(performance);
   const canvasProto = HTMLCanvasElement.prototype;
   const toDataURL = canvasProto.toDataURL;
   const getContext = canvasProto.getContext;

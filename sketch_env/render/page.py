@@ -7,8 +7,11 @@ Every rule here answers a measured failure (DESIGN.md §3):
   from the virtual domain through request routing (`sketch_env.render.host`), and the sketch is
   served as UTF-8 JavaScript (decoded as Latin-1, p5's Unicode regular expressions fail to
   compile).
-* Readiness is polled with explicit evaluations: Playwright's rAF-based waits stall on
-  background pages.
+* Readiness is polled with explicit evaluations while the frame loads (Playwright's rAF-based
+  waits stall on background pages). Once the sketch may run, nothing is read with a main-world
+  evaluation again (the sketch controls what Playwright looks up there: ``eval``,
+  ``Array.prototype.slice``, ``.then``): the harness pushes its report through a secret CDP
+  binding, validated on arrival (`sketch_env.render.readback`).
 * Every wait is under one wall-clock deadline. ``while (true) {}`` in ``setup`` blocks the page's
   only thread and an evaluation never returns; closing the *context* returned in 0.03 s and left
   the browser healthy, so a timed-out attempt condemns its host page (whose context is closed),
