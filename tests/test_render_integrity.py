@@ -320,3 +320,29 @@ def test_png_size_is_checked_from_the_header_before_decoding() -> None:
         parse_message(_message(image=mismatch, width=300, height=300), "secret", CONFIG)
     report = parse_message(_message(image=mismatch, width=30, height=20), "secret", CONFIG)
     assert report.png == small.getvalue() and report.reason == "complete"
+
+
+def test_the_readback_binding_is_out_of_reach(renderer: SketchRenderer) -> None:
+    # The sketch looks for the binding in its own globals and in a child frame of its own (where
+    # the init script also ran), and tries to start that frame's harness with a token it made.
+    source = """
+const found = [];
+const child = document.createElement('iframe');
+document.body.appendChild(child);
+for (const w of [window, child.contentWindow]) {
+  for (const name of Object.getOwnPropertyNames(w)) {
+    if (name.startsWith('__sketchenv_')) found.push(name);
+  }
+}
+const started = child.contentWindow.__sketchenv.run(0, 'a token of my own');
+function setup() {
+  createCanvas(300, 300, WEBGL);
+  brush.set('2B', '#223388', 2);
+  brush.line(-100, -100, 100, 100);
+  if (found.length || started) throw new Error('reached: ' + found.join(',') + ' ' + started);
+}
+"""
+    result = renderer.render_sync(source, seed=0)
+    assert result.status is RenderStatus.OK, (result.status, result.errors)
+    assert result.brush_draw_calls == 1
+    assert_good_render(renderer)
