@@ -1,5 +1,7 @@
 # sketch_env OpenEnv server: Chromium + Mesa (llvmpipe software GL) + the package.
 # Build: docker build -t sketch-env .      Run: docker run -p 8000:8000 sketch-env
+# As a Hugging Face Space (Docker SDK), the Space's README front matter must say `sdk: docker`
+# and `app_port: 8000`; the Space runs the container as uid 1000, which is the user below.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -20,14 +22,16 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
+# openenv.yaml goes into the wheel as sketch_env/openenv.yaml (OpenEnv's AutoEnv reads it there).
+COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md openenv.yaml ./
 COPY vendor ./vendor
 COPY reference_pool ./reference_pool
 COPY sketch_env ./sketch_env
 RUN pip install . && useradd --create-home --uid 1000 sketch
 
 ENV SKETCH_ENV_CHROMIUM=/usr/bin/chromium \
-    SKETCH_ENV_MAX_SESSIONS=8
+    SKETCH_ENV_MAX_SESSIONS=8 \
+    SKETCH_ENV_IDLE_TIMEOUT=300
 USER sketch
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \

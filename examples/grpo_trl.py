@@ -7,7 +7,7 @@ or the embedded heuristic scorer, plus paint coverage.
 
 Setup on the training machine::
 
-    pip install torch==2.13.0                 # or the CUDA build your driver needs, FIRST
+    pip install torch==2.13.0                 # FIRST: PyPI's wheel is the CUDA build
     pip install 'openenv-sketch-env[trl]'     # trl 1.16, datasets, peft
     pip install vllm                          # optional: --vllm (fast generation)
     sudo apt-get install -y chromium libegl-mesa0 libgl1-mesa-dri

@@ -9,7 +9,8 @@ refuses: the point is the plumbing, not the painting. `examples/grpo_trl.py` is 
 
 Run it with::
 
-    pip install torch==2.13.0            # first: a CPU build (an unpinned torch is multi-GB CUDA)
+    # first, a CPU torch (PyPI's plain torch==2.13.0 is the multi-GB CUDA build):
+    pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
     pip install 'openenv-sketch-env[trl]'
     python examples/grpo_trl_smoke.py
 
@@ -38,11 +39,16 @@ CHAT_TEMPLATE = (
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 
 
-def build_tokenizer(texts: Sequence[str]) -> Any:
+def build_tokenizer(
+    texts: Sequence[str], special_tokens: Sequence[str] = SPECIAL_TOKENS, vocab_size: int = 600
+) -> Any:
     """Trains a small byte-level BPE tokenizer on ``texts`` and wraps it for transformers.
 
     Args:
         texts: Training lines (the task prompts and a sketch are plenty).
+        special_tokens: Its special tokens (they must include ``<|endoftext|>`` and
+            ``<|im_end|>``, the pad and end tokens).
+        vocab_size: Vocabulary size to train to.
 
     Returns:
         A `transformers.PreTrainedTokenizerFast` with a pad token and a chat template.
@@ -54,8 +60,8 @@ def build_tokenizer(texts: Sequence[str]) -> Any:
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=600,
-        special_tokens=SPECIAL_TOKENS,
+        vocab_size=vocab_size,
+        special_tokens=list(special_tokens),
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
     )
     tokenizer.train_from_iterator(texts, trainer=trainer)

@@ -3,6 +3,7 @@
 #
 #   scripts/setup.sh          Chromium + Mesa from Debian's packages, then the package itself
 #   scripts/setup.sh --dev    also the test extras, a CPU torch, TRL, Ray, and the HPSv3 venv
+#                             (TORCH_INDEX_URL=https://download.pytorch.org/whl/cu128 for CUDA)
 #
 # Idempotent: what is already installed is not installed again.
 set -euo pipefail
@@ -11,7 +12,7 @@ dev=0
 for arg in "$@"; do
   case "$arg" in
     --dev) dev=1 ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
@@ -42,10 +43,25 @@ fi
 
 # --- the package
 if [ "$dev" -eq 1 ]; then
-  # TRL pulls in torch; an unpinned torch is a multi-GB CUDA build. The pinned CPU build first.
+  # TRL pulls in torch, and PyPI's Linux torch wheel is the multi-GB CUDA build: a CPU torch
+  # first, from PyTorch's CPU index (TORCH_INDEX_URL overrides it, e.g. .../whl/cu128). A local
+  # torch wheel on pip's find-links (/opt/wheels on the project's offline machines) is used
+  # as it is: there the index cannot be reached, and the wheel there is the CPU build.
   if ! "$python" -c "import torch" >/dev/null 2>&1; then
-    echo "==> installing torch==2.13.0"
-    "$python" -m pip install -q torch==2.13.0
+    local_wheel=""
+    for dir in ${PIP_FIND_LINKS:-/opt/wheels}; do
+      for wheel in "$dir"/torch-2.13.0*.whl; do
+        [ -e "$wheel" ] && local_wheel=$wheel && break 2
+      done
+    done
+    if [ -n "$local_wheel" ] && [ -z "${TORCH_INDEX_URL:-}" ]; then
+      echo "==> installing torch==2.13.0 from $local_wheel"
+      "$python" -m pip install -q "$local_wheel"
+    else
+      index=${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}
+      echo "==> installing torch==2.13.0 from $index"
+      "$python" -m pip install -q torch==2.13.0 --index-url "$index"
+    fi
   fi
   echo "==> installing sketch_env with its dev, trl and ray extras"
   "$python" -m pip install -q -e ".[dev,trl,ray]"

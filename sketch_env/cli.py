@@ -18,6 +18,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "render sketch files to PNGs and print each result as JSON",
     ),
     "rollout": ("sketch_env.rollout.cli", "render and score sketches; write PNGs and a gallery"),
+    "gallery": (
+        "sketch_env.rollout.gallery_cli",
+        "build the gallery of a training run's pictures (or rebuild a rollout folder's)",
+    ),
     "doctor": ("sketch_env.doctor", "check browser, GL backends, scorer, versions; print fixes"),
     "hpsv3": ("sketch_env.scoring.hpsv3.cli", "HPSv3 scoring service: setup, serve, make-tiny"),
     "reward-check": (

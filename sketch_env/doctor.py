@@ -22,12 +22,14 @@ from importlib import metadata
 from typing import Any
 
 from sketch_env.render.gl_backends import AUTO, BACKEND_CHOICES, GL_BACKENDS, INSTALL_MESA_HINT
+from sketch_env.trl.dataset import TORCH_CPU_INSTALL, TORCH_GPU_INSTALL
 
 __all__ = ["Check", "add_arguments", "run", "run_checks"]
 
 #: Distribution name of this package (``pip install`` uses it).
 DIST = "openenv-sketch-env"
-_TORCH_FIRST = "pip install torch==2.13.0"
+#: Torch before TRL, either build (see `sketch_env.trl.dataset.TORCH_CPU_INSTALL`).
+_TORCH_FIRST = f"{TORCH_CPU_INSTALL}  (CPU; for CUDA: {TORCH_GPU_INSTALL})"
 
 
 @dataclass
@@ -164,7 +166,7 @@ def _render_check(executable: str | None, backend: str) -> Check:
         return Check("test render", "fail", f"{type(exc).__name__}: {exc}", "see the checks above")
     if result.status is RenderStatus.OK and result.paint_fraction > 0.01:
         detail = (
-            f"a brush sketch rendered on {result.backend} in {result.elapsed_ms:.0f} ms, "
+            f"a brush sketch rendered on {result.backend} in {result.render_ms:.0f} ms, "
             f"{result.paint_fraction:.1%} painted"
         )
         return Check("test render", "ok", detail)
@@ -234,8 +236,8 @@ def _extra_checks() -> list[Check]:
     checks = []
     torch_version = _version("torch")
     extras = (
-        ("torch", "torch", f"{_TORCH_FIRST}  (first: a CPU build; unpinned pulls CUDA)"),
-        ("trl", "trl", f"{_TORCH_FIRST} && pip install '{DIST}[trl]'"),
+        ("torch", "torch", f"{_TORCH_FIRST}, before TRL"),
+        ("trl", "trl", f"{_TORCH_FIRST}, then pip install '{DIST}[trl]'"),
         ("datasets", "datasets", f"pip install '{DIST}[trl]'"),
         ("peft", "peft", f"pip install '{DIST}[trl]'"),
         ("ray", "ray", "pip install 'ray>=2.60'"),

@@ -37,6 +37,18 @@ function setup() {
 }
 """
 
+#: Passes the gate and runs cleanly, but leaves the canvas bare (one short pencil mark).
+BARE_SKETCH = """
+function setup() {
+  createCanvas(300, 300, WEBGL);
+  background(245, 240, 228);
+  translate(-width / 2, -height / 2);
+  brush.set('HB', '#1f2f7a', 1);
+  brush.line(10, 10, 14, 12);
+  noLoop();
+}
+"""
+
 #: A sketch whose picture depends on the seed through random() and p5.brush's own PRNG.
 SEEDED_SKETCH = """
 function setup() {

@@ -49,8 +49,10 @@ def codes(source: str, **config: object) -> list[str]:
 def test_good_sketch_and_rendered_fixtures_pass() -> None:
     verdict = check_sketch(GOOD)
     assert verdict.passed and verdict.reasons == [] and verdict.codes == []
+    # darkblob.js is the scorer's dark-mass fixture, painted with a plain p5 circle on purpose.
+    primitives_allowed = GateConfig(max_bare_primitives=None)
     for path in sorted(DATA.glob("*.js")):
-        assert check_sketch(path.read_text()).passed, path.name
+        assert check_sketch(path.read_text(), primitives_allowed).passed, path.name
 
 
 def test_comments_and_strings_never_trigger_rules() -> None:
@@ -61,7 +63,7 @@ def test_comments_and_strings_never_trigger_rules() -> None:
         "  const evaluate = (x) => x; evaluate(notes);\n"
         "  const fetched = `import('x') Function('y')`;"
     )
-    verdict = check_sketch(sketch, GateConfig(forbid_text=True, max_bare_primitives=0))
+    verdict = check_sketch(sketch)
     assert verdict.passed, verdict.reasons
 
 
@@ -179,7 +181,7 @@ def test_known_brush_members_come_from_the_vendored_library() -> None:
     assert not known & set(BRUSH_RENAMED)
     # Every rendered fixture only uses known names (they rendered without errors).
     for path in DATA.glob("*.js"):
-        assert check_sketch(path.read_text()).passed
+        assert check_sketch(path.read_text(), GateConfig(max_bare_primitives=None)).passed
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -260,8 +262,8 @@ ESCAPES = [
     ("createVideo('a.mp4');", "asset_load"),
     ("createCapture(VIDEO);", "asset_load"),
     ("createAudio('a.mp3');", "asset_load"),
-    ("const img = 'data:image/png;base64,iVBORw0KGgo=';", "data_uri"),
-    ("const img = `data:image/svg+xml,${'<svg/>'}`;", "data_uri"),
+    ("useUri('data:image/png;base64,iVBORw0KGgo=');", "data_uri"),
+    ("useUri(`data:image/svg+xml,${'<svg/>'}`);", "data_uri"),
     ("eval('1 + 1');", "dynamic_code"),
     ("window['eval']('1');", "dynamic_code"),
     ("Function('return 1')();", "dynamic_code"),
@@ -310,43 +312,312 @@ SAFE_LOOKALIKES = [
     "if (x instanceof Function) {}",
     "const label = 'data: 42';",
     "const el = document.getElementById('x');",
-    "const img = createGraphics(10, 10);",
-    "loadPixels();",
 ]
 
 
-@pytest.mark.parametrize("line", SAFE_LOOKALIKES, ids=[s[:40] for s in SAFE_LOOKALIKES])
-def test_escape_lookalikes_pass(line: str) -> None:
+# ---------------------------------------------------------------------------------- fail closed
+# What the gate cannot read is refused (issue 12): computed names on the global object, aliases
+# of it, `with`, escaped identifiers, constructors reached through prototypes, string timers,
+# built-in overrides, the browser's own loaders and parsers.
+
+UNREADABLE = [
+    ("window['fe' + 'tch']('x');", "network"),
+    ("globalThis[name]();", "dynamic_access"),
+    ("self[key];", "dynamic_access"),
+    ("window[`ev${'al'}`]('1');", "dynamic_code"),
+    ("this['fe' + 'tch']('x');", "network"),
+    ("const w = window; w.fetch('x');", "dynamic_access"),
+    ("Object.values(globalThis);", "dynamic_access"),
+    ("Reflect.apply(f, null, []);", "dynamic_access"),
+    ("document.defaultView.fetch('x');", "dynamic_access"),
+    ("with (obj) { paint(); }", "dynamic_access"),
+    ("\\u0066etch('x');", "network"),
+    ("\\u{65}val('1');", "dynamic_code"),
+    ("window.\\u0065val('1');", "dynamic_code"),
+    ("window['\\x65val']('1');", "dynamic_code"),
+    ("const F = (() => {}).constructor; new F('return 1');", "dynamic_code"),
+    ("Object.getPrototypeOf(async () => {}).constructor;", "dynamic_code"),
+    ("f['constr' + 'uctor']('x');", "dynamic_code"),
+    ("const k = 'constructor';", "dynamic_code"),
+    ("new Image();", "asset_load"),
+    ("new Audio('a.mp3');", "asset_load"),
+    ("el.src = url;", "asset_load"),
+    ("createElement(tagName);", "dom_escape"),
+    ("document.createElement('scr' + 'ipt');", "dom_escape"),
+    ("new DOMParser();", "dom_escape"),
+    ("document.body.setHTMLUnsafe('<b>x</b>');", "dom_escape"),
+    ("document.createRange().createContextualFragment('<b>x</b>');", "dom_escape"),
+    ("const code = 'fetch(1)'; setTimeout(code, 10);", "dynamic_code"),
+    ("setInterval(obj.method, 10);", "dynamic_code"),
+    ("Array.prototype.map = function () {};", "builtin_override"),
+    ("Object.defineProperty(Array.prototype, 'x', { value: 1 });", "builtin_override"),
+    ("Object.assign(Math, { random: () => 0.5 });", "builtin_override"),
+    ("o.__proto__ = null;", "builtin_override"),
+    ("const o = { __proto__: base };", "builtin_override"),
+    ("Math.random = () => 0.5;", "builtin_override"),
+    ("brush.line = () => 0;", "builtin_override"),
+    ("window.random = () => 0.5;", "builtin_override"),
+    ("new webkitRTCPeerConnection();", "network"),
+    ("new RTCPeerConnection({ iceServers: [] });", "network"),
+    ("new OffscreenCanvas(10, 10);", "graphics_escape"),
+    ("const g = (function () { return this; })(); g.fetch('x');", "dynamic_access"),
+    ("p5.instance.ellipse(0, 0, 9, 9);", "dynamic_access"),
+    ("p5.prototype.text.call(null, 'x', 0, 0);", "dynamic_access"),
+    ("window.p5.instance.rect(0, 0, 9, 9);", "dynamic_access"),
+    ("p5.registerAddon((lib, fn) => fn.ellipse(0, 0, 9, 9));", "dynamic_access"),
+    ("createDiv('<img src=x onerror=\"paint()\">');", "dom_escape"),
+    ("createElement('div', '<img src=x onerror=y>');", "dom_escape"),
+    ("select('body').html('<b>x</b>');", "dom_escape"),
+    ("el.setAttribute('onclick', 'paint()');", "dynamic_code"),
+    ("el.setAttribute(name, value);", "dynamic_code"),
+    ("el.setAttribute('src', 'x.png');", "asset_load"),
+    ("canvasElement.transferControlToOffscreen();", "graphics_escape"),
+]
+
+
+@pytest.mark.parametrize(("line", "code"), UNREADABLE, ids=[e[0][:40] for e in UNREADABLE])
+def test_what_the_gate_cannot_read_fails_closed(line: str, code: str) -> None:
+    verdict = check_sketch(with_body(line))
+    assert code in verdict.codes, verdict.reasons
+    assert all("not allowed" in reason for reason in verdict.reasons), verdict.reasons
+    assert codes(with_body(line), forbid_escapes=False) == []
+
+
+def test_a_picture_smuggled_in_through_a_split_data_string_is_refused() -> None:
+    # Issue 13's measured hack: a reference painting embedded as a JPEG, its `data:` prefix split
+    # off so no literal matches, drawn through `new Image()` and the raw context.
+    smuggled = with_body(
+        "const parts = ['da', 'ta:image/jpeg;base64,', '/9j/4AAQSkZJRg=='];\n"
+        "  const picture = new Image();\n"
+        "  picture.onload = () => drawingContext.drawImage(picture, 0, 0);\n"
+        "  picture.src = parts.join('');"
+    )
+    assert set(codes(smuggled)) == {"asset_load", "raw_graphics"}
+
+
+def test_eval_override_is_refused_for_both_reasons() -> None:
+    assert set(codes(with_body("eval = (s) => s;"))) == {"builtin_override", "dynamic_code"}
+    assert set(codes(with_body("window.eval = 1;"))) == {"builtin_override", "dynamic_code"}
+
+
+ORDINARY = [
+    "const kind = typeof Function;",
+    "if (typeof window !== 'undefined') { noLoop(); }",
+    "const o = { innerHTML: '' }; o.innerHTML = 'x';",
+    "const uri = 'data:image/png;base64,iVBORw0KGgo=';",
+    "const palette = ['#264653', '#2a9d8f']; const c = palette[int(random(2))];",
+    "const pts = []; for (let i = 0; i < 3; i++) pts[i] = [i, i];",
+    "function later() {} setTimeout(later, 10);",
+    "class Petal { constructor(x) { this.x = x; } draw() { brush.circle(this.x, 0, 5); } }",
+    "function Leaf(x) { this.x = x; }\n  Leaf.prototype.draw = function () { return this.x; };",
+    "window.draw = () => noLoop();",
+    "const m = new Map(); m.set('a', 1); m.get('a');",
+    "const toCanvas = (v) => map(v, 0, 1, 0, 600);",
+    "noStroke(); fill(255); push(); translate(1, 2); rotate(0.1); pop(); background('#fff');",
+    "const words = 'the top of the hill';",
+    "function Leaf(x) { this.x = x; }\n  const leaf = new Leaf(1);",
+    "el.setAttribute('title', 'a painting');",
+    "document.createElement('div');",
+    "const v = p5.Vector.fromAngle(1);",
+]
+
+
+@pytest.mark.parametrize(
+    "line", SAFE_LOOKALIKES + ORDINARY, ids=[s[:40] for s in SAFE_LOOKALIKES + ORDINARY]
+)
+def test_lookalikes_and_ordinary_code_are_not_false_alarms(line: str) -> None:
     verdict = check_sketch(with_body(line))
     assert verdict.passed, verdict.reasons
 
 
-# ---------------------------------------------------------------------------------- optional bans
+# ---------------------------------------------------------------------------------- issue 13
+# The hardened defaults: paint with p5.brush, not around it. Each rule is a switch.
 
 
-def test_text_ban_is_optional() -> None:
-    sketch = with_body("text('hello', 0, 0);")
-    assert check_sketch(sketch).passed
-    verdict = check_sketch(sketch, GateConfig(forbid_text=True))
-    assert verdict.codes == ["text_banned"]
-    # A sketch's own `text` helper is not p5's.
-    own = with_body("const text = (s) => s; text('hello');")
-    assert check_sketch(own, GateConfig(forbid_text=True)).passed
+@pytest.mark.parametrize(
+    ("line", "names", "replacement"),
+    [
+        ("ellipse(0, 0, 10, 10);", ["ellipse"], "brush.circle"),
+        ("rect(0, 0, 10, 10);\n  square(0, 0, 5);", ["rect", "square"], "brush.rect"),
+        ("line(0, 0, 10, 10);", ["line"], "brush.line"),
+        (
+            "triangle(0, 0, 1, 1, 2, 0);\n  quad(0, 0, 1, 0, 1, 1, 0, 1);",
+            ["triangle", "quad"],
+            "brush.polygon",
+        ),
+        (
+            "beginShape();\n  vertex(0, 0);\n  vertex(9, 9);\n  endShape(CLOSE);",
+            ["beginShape", "vertex (2x)", "endShape"],
+            "brush.vertex",
+        ),
+        ("point(1, 1);", ["point"], "brush.line"),
+        ("arc(0, 0, 9, 9, 0, PI);", ["arc"], "brush.arc"),
+        ("circle(0, 0, 9);", ["circle"], "brush.circle"),
+        ("image(pic, 0, 0);", ["image"], "painting the picture"),
+        ("plane(9);\n  box(9);\n  sphere(9);", ["box", "plane", "sphere"], "paints in 2D"),
+        (
+            "bezier(0, 0, 1, 1, 2, 2, 3, 3);\n  curve(0, 0, 1, 1, 2, 2, 3, 3);",
+            ["bezier", "curve"],
+            "brush.spline",
+        ),
+        ("const e = ellipse;\n  e(0, 0, 5, 5);", ["ellipse"], "brush.circle"),
+        ("window.rect(0, 0, 1, 1);", ["rect"], "brush.rect"),
+        ("this.line(0, 0, 1, 1);", ["line"], "brush.line"),
+    ],
+)
+def test_plain_p5_shapes_are_refused_with_the_names_found(
+    line: str, names: list[str], replacement: str
+) -> None:
+    verdict = check_sketch(with_body(line))
+    assert verdict.codes == ["bare_primitives"], verdict.reasons
+    reason = verdict.reasons[0]
+    for name in names:
+        assert name in reason
+    assert replacement in reason and "p5.brush" in reason
+    assert check_sketch(with_body(line), GateConfig(max_bare_primitives=None)).passed
 
 
-def test_bare_primitive_limit() -> None:
+def test_primitive_limit_counts_every_use() -> None:
     sketch = with_body("rect(0, 0, 10, 10);\n  circle(5, 5, 5);\n  circle(8, 8, 5);")
-    assert check_sketch(sketch).passed  # off by default
     assert check_sketch(sketch, GateConfig(max_bare_primitives=3)).passed
     verdict = check_sketch(sketch, GateConfig(max_bare_primitives=2))
     assert verdict.codes == ["bare_primitives"]
-    assert "3 bare p5 shape calls" in verdict.reasons[0]
-    assert "circle()" in verdict.reasons[0] and "rect()" in verdict.reasons[0]
-    # brush.* shapes and the sketch's own helpers are not bare p5 primitives.
+    assert "found 3: circle (2x), rect" in verdict.reasons[0]
+    assert "over the limit of 2" in verdict.reasons[0]
+    # brush.* shapes and the sketch's own helpers are not p5's primitives.
     fine = with_body("brush.rect(0, 0, 10, 10);\n  function line() {}\n  line();")
-    assert check_sketch(fine, GateConfig(max_bare_primitives=0)).passed
+    assert check_sketch(fine).passed
     dark = (DATA / "darkblob.js").read_text()
-    assert check_sketch(dark, GateConfig(max_bare_primitives=0)).codes == ["bare_primitives"]
+    assert check_sketch(dark).codes == ["bare_primitives"]
+
+
+def test_text_is_refused_by_default_and_an_allowed_text_without_a_font_is_named() -> None:
+    sketch = with_body("textSize(40);\n  text('FLOWERS', 0, 0);")
+    verdict = check_sketch(sketch)
+    assert verdict.codes == ["text_banned"]
+    assert "writing text on the canvas is not allowed" in verdict.reasons[0]
+    assert codes(with_body("const label = text;\n  label('x', 0, 0);")) == ["text_banned"]
+    # Allowed, it still draws nothing on WEBGL without a loaded font: the gate says so.
+    loose = GateConfig(forbid_text=False)
+    verdict = check_sketch(sketch, loose)
+    assert verdict.codes == ["text_draws_nothing"]
+    assert "draws nothing on a WEBGL canvas" in verdict.reasons[0]
+    assert "loadFont()" in verdict.reasons[0] and "textFont()" in verdict.reasons[0]
+    with_font = with_body("textFont(font);\n  text('FLOWERS', 0, 0);")
+    assert check_sketch(with_font, loose).passed
+    # A sketch's own `text` helper is not p5's.
+    assert check_sketch(with_body("const text = (s) => s; text('hello');")).passed
+
+
+RAW = [
+    ("drawingContext.clearColor(1, 0, 0, 1);", "drawingContext"),
+    ("const gl = drawingContext;\n  gl.scissor(0, 0, 9, 9);", "drawingContext"),
+    ("document.querySelector('canvas').getContext('webgl');", "getContext"),
+    ("loadPixels();", "loadPixels"),
+    ("pixels[0] = 255;", "pixels"),
+    ("updatePixels();", "updatePixels"),
+    ("set(1, 1, 0);", "set"),
+    ("const c = get(1, 1);", "get"),
+    ("const g = createGraphics(10, 10);", "createGraphics"),
+    ("const im = createImage(10, 10);", "createImage"),
+    ("this._renderer.GL.clear(0);", "_renderer"),
+    ("window.drawingContext.clear(0);", "drawingContext"),
+]
+
+
+@pytest.mark.parametrize(("line", "name"), RAW, ids=[r[0][:40] for r in RAW])
+def test_raw_graphics_are_refused_and_the_reason_names_brush(line: str, name: str) -> None:
+    verdict = check_sketch(with_body(line))
+    assert set(verdict.codes) == {"raw_graphics"}, verdict.reasons
+    assert any(f"`{name}`" in reason for reason in verdict.reasons)
+    assert "brush.line" in verdict.reasons[0] and "background()" in verdict.reasons[0]
+    assert check_sketch(with_body(line), GateConfig(forbid_raw_graphics=False)).passed
+
+
+def test_background_and_p5_state_calls_stay_allowed() -> None:
+    sketch = with_body("background(20, 30, 40);\n  noStroke();\n  fill(255);\n  push();\n  pop();")
+    assert check_sketch(sketch).passed
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "try {\n    brush.rect(0, 0, 9, 9);\n    missing.paint();\n  } catch (e) {}",
+        "try { brush.rect(0, 0, 9, 9); } finally { noLoop(); }",
+        "window.onerror = () => true;",
+        "onunhandledrejection = () => true;",
+        "addEventListener('error', (e) => e.preventDefault());",
+        "window.addEventListener('unhandledrejection', (e) => e.preventDefault());",
+        "Promise.resolve().catch(() => 0);",
+    ],
+)
+def test_swallowing_errors_is_refused_unless_allowed(line: str) -> None:
+    verdict = check_sketch(with_body(line))
+    assert set(verdict.codes) <= {"try_statement", "error_handler"} and verdict.codes
+    assert "remove the try/catch" in verdict.reasons[0]
+    assert check_sketch(with_body(line), GateConfig(allow_try=True)).passed
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        "brush.noStroke();",
+        "brush.set('2B', '#223344', 1);\n  brush.pick('HB');\n  brush.seed(1);",
+        "brush.fill('#c8402a', 200);\n  brush.beginShape(0);\n  brush.vertex(0, 0);",
+        "const p = new brush.Polygon([[0, 0], [9, 0], [5, 5]]);",
+    ],
+)
+def test_brush_setters_alone_do_not_count_as_painting(calls: str) -> None:
+    sketch = GOOD.replace(
+        '  brush.set("2B", "#223344", 1);\n  brush.line(-200, 0, 200, 0);\n', f"  {calls}\n"
+    )
+    verdict = check_sketch(sketch)
+    assert verdict.codes == ["no_brush_call"]
+    assert "only p5.brush setters" in verdict.reasons[0]
+    assert "brush.line" in verdict.reasons[0] and "brush.endShape" in verdict.reasons[0]
+    assert check_sketch(sketch, GateConfig(require_brush_call=False)).passed
+
+
+def test_each_brush_drawing_call_counts() -> None:
+    from sketch_env.gate.policy import BRUSH_DRAWING_CALLS
+
+    assert known_brush_members() >= BRUSH_DRAWING_CALLS
+    for name in sorted(BRUSH_DRAWING_CALLS):
+        sketch = GOOD.replace("brush.line(-200, 0, 200, 0)", f"brush.{name}()")
+        assert check_sketch(sketch).passed, name
+
+
+@pytest.mark.parametrize(
+    ("definition", "name"),
+    [
+        ("function map(v) { return v; }", "map"),
+        ("function hex(v) { return v; }", "hex"),
+        ("var random = 4;", "random"),
+        ("function color(r, g, b) { return [r, g, b]; }", "color"),
+    ],
+)
+def test_a_top_level_name_clashing_with_a_p5_global_is_named(definition: str, name: str) -> None:
+    verdict = check_sketch(definition + "\n" + GOOD)
+    assert verdict.codes == ["p5_name_clash"]
+    assert f'"Cannot redefine property: {name}"' in verdict.reasons[0]
+    assert "rename yours" in verdict.reasons[0]
+    assert check_sketch(definition + "\n" + GOOD, GateConfig(forbid_p5_name_clash=False)).passed
+
+
+def test_names_that_do_not_clash_with_p5() -> None:
+    # let/const do not create window properties, and nested helpers are local.
+    ok = "let map = 1;\nconst hex = 2;\nfunction paintPetal() {}\n" + GOOD.replace(
+        "function setup() {", "function setup() {\n  function random() { return 0; }"
+    )
+    assert check_sketch(ok).passed
+
+
+def test_the_p5_global_names_come_from_the_vendored_library() -> None:
+    from sketch_env.gate.p5_api import p5_global_names
+
+    names = p5_global_names()
+    assert {"map", "hex", "random", "color", "text", "ellipse", "PI", "WEBGL", "width"} <= names
+    assert not {"setup", "draw", "brush"} & names
 
 
 # ---------------------------------------------------------------------------------- extraction

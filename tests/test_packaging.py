@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -52,6 +53,8 @@ def test_wheel_ships_vendored_libraries_licences_and_harness(wheel):
         "sketch_env/_vendor/VENDORED.json",
         "sketch_env/render/harness.js",
         "sketch_env/py.typed",
+        "sketch_env/openenv.yaml",
+        "sketch_env/client.py",
     ):
         assert required in names, required
     assert any(n.startswith("sketch_env/_reference_pool/") for n in names)
@@ -74,3 +77,50 @@ def test_installed_layout_finds_and_verifies_its_vendor_folder(wheel, tmp_path):
     folder, problems = proc.stdout.splitlines()
     assert folder == str(tmp_path / "site" / "sketch_env" / "_vendor")
     assert problems == "[]"
+
+
+def test_openenv_autoenv_discovers_the_installed_wheel(wheel, tmp_path):
+    # Installed outside the checkout (a venv on top of this one's dependencies, no network),
+    # run from elsewhere with no PYTHONPATH: OpenEnv's discovery finds the distribution, reads
+    # the manifest the wheel carries inside the package and imports the client from the wheel.
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+        check=True,
+        timeout=120,
+    )
+    python = venv / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert install.returncode == 0, install.stderr[-2000:]
+    script = (
+        "import json\n"
+        "from openenv.auto._discovery import get_discovery\n"
+        "info = get_discovery().get_environment_by_name('sketch')\n"
+        "cls = info.get_client_class()\n"
+        "import sys; mod = sys.modules[cls.__module__]\n"
+        "print(json.dumps({'package': info.package_name, 'manifest': info.manifest,\n"
+        "    'client': cls.__name__, 'file': mod.__file__,\n"
+        "    'action': info.get_action_class().__name__}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    out = subprocess.run(
+        [str(python), "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert found["package"] == "openenv-sketch-env"
+    assert found["manifest"]["name"] == "sketch_env"
+    assert found["manifest"]["description"].startswith("Paint with p5.brush code")
+    assert found["client"] == "SketchEnvClient" and found["action"] == "SketchAction"
+    assert str(venv) in found["file"], found["file"]

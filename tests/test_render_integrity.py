@@ -20,6 +20,7 @@ from PIL import Image
 
 from sketch_env import RenderStatus, SketchRenderer
 from sketch_env.evaluation import Evaluator, RolloutStatus
+from sketch_env.gate import GateConfig
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.readback import ReadbackError, check_png, parse_message
 from sketch_env.scoring.reward import RewardConfig, RewardStatus, runtime_gate
@@ -255,7 +256,10 @@ def test_the_reward_refuses_what_was_measured(renderer: SketchRenderer) -> None:
         " brush.line(-100, -100, 100, 100); const paint = ellipse;"
         " for (let i = 0; i < 50; i++) paint(i * 4 - 100, 0, 30, 30); }"
     )
-    evaluator = Evaluator(renderer=renderer, scorer="heuristic")
+    # The static gate refuses bare primitives by default; a researcher who turns that rule off
+    # (or a sketch that slips past it) still meets the run-time check in the reward.
+    lenient_gate = GateConfig(max_bare_primitives=None)
+    evaluator = Evaluator(renderer=renderer, scorer="heuristic", gate_config=lenient_gate)
     rollouts = evaluator.evaluate_sync(
         [GOOD_SKETCH, aliased, GOOD_SKETCH], ["a watercolour"] * 3, seeds=3
     )

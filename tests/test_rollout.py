@@ -21,7 +21,7 @@ from sketch_env.rollout.runner import (
     load_records,
     run_rollouts,
 )
-from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium
+from tests.conftest import BARE_SKETCH, GOOD_SKETCH, SEEDED_SKETCH, require_chromium
 
 
 def test_sketch_folder_prompts(tmp_path: Path) -> None:
@@ -160,6 +160,93 @@ def test_cli_rollout_over_a_folder(tmp_path: Path) -> None:
     assert {r["id"]: r["status"] for r in records} == {"block": "ok", "broken": "gate_failed"}
     assert records[0]["prompt"] == "a red block on cream"
     assert (out / records[0]["image"]).is_file()
+
+
+def test_cli_rollout_replays_multi_turn_replies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    require_chromium()
+    call = {"type": "function", "function": {"name": "render", "arguments": {"sketch": ""}}}
+
+    def render_call(sketch: str) -> dict:
+        return {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {**call, "function": {**call["function"], "arguments": {"sketch": sketch}}}
+            ],
+        }
+
+    tool_episode = [
+        render_call("no code yet"),
+        {"role": "tool", "name": "render", "content": "The sketch was not run."},
+        render_call(BARE_SKETCH),
+        {"role": "tool", "name": "render", "content": "Render: ok"},
+        # TRL may serialise the arguments as a JSON string.
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    **call,
+                    "function": {
+                        "name": "render",
+                        "arguments": json.dumps({"sketch": GOOD_SKETCH}),
+                    },
+                }
+            ],
+        },
+        {"role": "tool", "name": "render", "content": "Render: ok"},
+        {"role": "assistant", "content": "Done."},
+    ]
+    openenv_episode = [
+        {"role": "assistant", "content": f"```js\n{BARE_SKETCH}\n```"},
+        {"role": "user", "content": "Render: ok. Revise."},
+        {"role": "assistant", "content": f"```js\n{GOOD_SKETCH}\n```"},
+    ]
+    replies = tmp_path / "replies.jsonl"
+    rows = [
+        {"id": "tools", "completion": tool_episode, "prompt": "a red block", "seed": 3},
+        {"id": "turns", "completion": openenv_episode, "prompt": "a red block", "seed": 3},
+        {"id": "single", "reply": GOOD_SKETCH, "prompt": "a red block", "seed": 3},
+    ]
+    replies.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    out = tmp_path / "out"
+    with redirect_stdout(io.StringIO()):
+        status = main(
+            [
+                *("rollout", "--replies", str(replies), "--out", str(out)),
+                *("--pool-size", "1", "--quiet", "--deadline", "15"),
+            ]
+        )
+    assert status == 0
+    assert "2 multi-turn episode(s); mean improvement" in capsys.readouterr().err
+    records = load_records(out)
+    turns = [(r.get("episode"), r.get("turn"), r["status"]) for r in records]
+    assert turns == [
+        ("tools", 0, "gate_failed"),
+        ("tools", 1, "ok"),
+        ("tools", 2, "ok"),
+        ("turns", 0, "ok"),
+        ("turns", 1, "ok"),
+        (None, None, "ok"),
+    ]
+    by_id = {r["id"]: r for r in records}
+    # The same sketch with the same seed: the same reward, whichever way it was submitted.
+    assert by_id["tools-t2"]["reward"] == by_id["turns-t1"]["reward"] == by_id["single"]["reward"]
+    revision = by_id["tools-t2"]["revision"]
+    assert revision["renders"] == 3 and revision["first_reward"] == -1.0
+    assert revision["improvement"] == pytest.approx(by_id["tools-t2"]["reward"] + 1.0)
+    assert by_id["turns-t1"]["revision"]["improvement"] == pytest.approx(
+        by_id["turns-t1"]["reward"] - by_id["turns-t0"]["reward"]
+    )
+    assert "revision" not in by_id["tools-t0"] and "revision" not in by_id["single"]
+    page = (out / "index.html").read_text()
+    strip = page[page.index('data-episode="tools"') : page.index('data-episode="turns"')]
+    images = [by_id[f"tools-t{t}"]["image"] for t in (1, 2)]
+    assert all((out / image).is_file() for image in images)
+    assert strip.index(images[0]) < strip.index(images[1]) and "no picture" in strip
+    assert "3 render(s)" in strip
 
 
 def test_cli_rollout_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

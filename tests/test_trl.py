@@ -10,6 +10,7 @@ import importlib.util
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sketch_env.env.tasks import POLICY_INSTRUCTIONS, get_task, load_tasks
@@ -21,16 +22,17 @@ from sketch_env.trl import (
     SketchToolEnv,
     make_dataset,
 )
-from tests.conftest import GOOD_SKETCH
+from tests.conftest import BARE_SKETCH, GOOD_SKETCH
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Passes the gate, then throws in setup.
+#: Passes the gate (it paints a stroke), then throws in setup.
 THROWING_SKETCH = """
 function setup() {
   createCanvas(200, 200, WEBGL);
   background(30, 90, 160);
   brush.set('HB', '#111111', 1);
+  brush.line(-60, 0, 60, 0);
   notDefinedAnywhere(3);
 }
 """
@@ -119,7 +121,8 @@ def test_reward_renders_batch_once_and_logs_components(renderer) -> None:
     assert log.metrics["sketch/failures/gate_failed"] == [1.0]
     assert log.metrics["sketch/failures/js_error"] == [1.0]
     assert log.metrics["sketch/infra_failures"] == [0.0]
-    assert 0 < log.metrics["sketch/coverage"][0] <= 1
+    assert 0 < log.metrics["sketch/paint_fraction"][0] <= 1
+    assert 0 < log.metrics["sketch/coverage_term"][0] <= 1
     assert log.metrics["sketch/render_ms"][0] > 0
     assert "sketch/preference" in log.metrics
     assert log.extra["sketch_status"] == ["ok", "ok", "gate_failed", "js_error"]
@@ -192,25 +195,122 @@ def test_tool_environment(renderer) -> None:
     env_cls = SketchToolEnv.configured(renderer=renderer, max_renders=2)
     env = env_cls()
     intro = env.reset(task_id="landscape/watercolour", prompt=[], seed=3)
-    assert intro and "render" in intro
+    # TRL appends this to the user message as is: it must bring its own separator.
+    assert intro and intro.startswith("\n\n") and "render" in intro
     assert env.get_reward() == -1.0  # Nothing rendered yet: the gate-failure reward.
 
     feedback = env.render(sketch="function setup() { createCanvas(10, 10); }")
-    assert "not run" in feedback and "WEBGL" in feedback
+    assert isinstance(feedback, str) and "not run" in feedback and "WEBGL" in feedback
     assert env.get_reward() == -1.0
     feedback = env.render(sketch=GOOD_SKETCH)
-    assert "Render: ok" in feedback and "Reward:" in feedback
+    assert isinstance(feedback, str) and "Render: ok" in feedback
+    # The score never reaches the policy unless configured: no reward, no score line.
+    assert "Reward" not in feedback and "Score" not in feedback and "heuristic" not in feedback
     reward = env.get_reward()
     assert isinstance(reward, float) and reward > 0
+    assert f"{reward:.3f}" not in feedback
     assert env.last_rollout is not None and env.last_rollout.seed == 3
     assert env.last_rollout.prompt == get_task("landscape/watercolour").prompt
     assert "No more renders" in env.render(sketch=GOOD_SKETCH)
     assert env.get_reward() == reward
+    assert [r.status.value for r in env.episode] == ["gate_failed", "ok"]
 
     env.reset(prompt_text="a quiet pond")
-    assert env.get_reward() == -1.0
+    assert env.get_reward() == -1.0 and env.episode == ()
     with pytest.raises(AttributeError, match="unknown SketchToolEnv settings"):
         SketchToolEnv.configured(colour="red")
+    with pytest.raises(ValueError, match="image_size"):
+        SketchToolEnv.configured(image_size=10_000)
+    with pytest.raises(ValueError, match="feedback"):
+        SketchToolEnv.configured(feedback="praise")
+    with pytest.raises(ValueError, match="max_renders"):
+        SketchToolEnv.configured(max_renders=0)
+    assert env_cls.configured(instructions=None)().reset(prompt_text="x") is None
+    # A tool call can carry any JSON value: a non-string is refused with a reason, no crash.
+    odd = env_cls()
+    odd.reset(prompt_text="x")
+    answer = odd.render(sketch={"code": GOOD_SKETCH})
+    assert isinstance(answer, str) and "must be a string, got dict" in answer
+    assert odd.get_reward() == -1.0
+
+    scored = env_cls.configured(show_scores=True)()
+    scored.reset(prompt_text="a quiet pond", seed=3)
+    shown = scored.render(sketch=GOOD_SKETCH)
+    assert isinstance(shown, str) and f"Reward: {scored.get_reward():.3f}." in shown
+
+
+def test_tool_environment_returns_the_picture(renderer) -> None:
+    env = SketchToolEnv.configured(renderer=renderer, images=True, image_size=64)()
+    env.reset(prompt_text="a red square", seed=4)
+    blocks = env.render(sketch=GOOD_SKETCH)
+    assert isinstance(blocks, list) and [b["type"] for b in blocks] == ["image", "text"]
+    picture = blocks[0]["image"]
+    assert picture.size == (64, 64) and picture.mode == "RGB"
+    render = env.last_rollout.render
+    # The policy sees the rendered canvas itself, shrunk: the same pixels as the render's.
+    pixels = np.asarray(picture)
+    assert np.array_equal(pixels, np.asarray(render.image((64, 64))))
+    assert pixels.std() > 5  # not a blank tile
+    assert "Render: ok" in blocks[1]["text"] and "Reward" not in blocks[1]["text"]
+
+    # A refused sketch has no picture to show: text only, and it says so.
+    refused = env.render(sketch="no code at all")
+    assert isinstance(refused, list) and [b["type"] for b in refused] == ["text"]
+    assert "No picture" in refused[0]["text"] and "not run" in refused[0]["text"]
+
+
+def test_tool_environment_critique_names_problems_without_the_score(renderer) -> None:
+    env = SketchToolEnv.configured(renderer=renderer, feedback="critique", max_renders=4)()
+    env.reset(prompt_text="a field of poppies", seed=2)
+    bare = env.render(sketch=BARE_SKETCH)
+    assert isinstance(bare, str) and "almost empty" in bare
+    thrown = env.render(sketch=THROWING_SKETCH)
+    assert isinstance(thrown, str) and "notDefinedAnywhere" in thrown
+    refused = env.render(sketch="function setup() { createCanvas(10, 10); }")
+    assert isinstance(refused, str) and "refused" in refused and "WEBGL" in refused
+    good = env.render(sketch=GOOD_SKETCH)
+    assert isinstance(good, str)
+    for text in (bare, thrown, refused, good):
+        assert "Reward" not in text and "Score" not in text
+        for rollout in env.episode:
+            value = rollout.reward.reward
+            assert value is None or f"{value:.3f}" not in text
+    assert "almost empty" not in good and "threw" not in good
+
+
+def test_tool_metrics_log_components_and_revision(renderer) -> None:
+    env_cls = SketchToolEnv.configured(renderer=renderer, max_renders=3)
+    envs = [env_cls() for _ in range(3)]
+    for env in envs:
+        env.reset(prompt_text="a quiet pond", seed=1)
+    envs[0].render(sketch="no code")  # refused, then revised into a painting
+    envs[0].render(sketch=GOOD_SKETCH)
+    envs[1].render(sketch=GOOD_SKETCH)  # one render: no improvement
+    # envs[2] never renders.
+    log = _Log()
+    metrics = env_cls.metrics()
+    values = metrics(
+        prompts=[[]] * 3,
+        completions=[[]] * 3,
+        environments=[*envs, SketchToolEnv()],  # another class's env is not read
+        log_metric=log.metric,
+        log_extra=log.column,
+    )
+    assert values == [None] * 4  # logging only: it never changes the reward
+    assert metrics.__name__ == "sketch_tool_metrics"
+    good = envs[1].get_reward()
+    assert log.metrics["sketch/revision/first_reward"] == [pytest.approx((-1.0 + good) / 2)]
+    assert log.metrics["sketch/revision/last_reward"] == [pytest.approx(good)]
+    assert log.metrics["sketch/revision/improvement"] == [pytest.approx((good + 1.0) / 2)]
+    assert log.metrics["sketch/revision/improved_rate"] == [0.5]
+    assert log.metrics["sketch/revision/no_render"] == [1.0]
+    assert log.metrics["sketch/revision/renders"] == [1.0]
+    # The same components as reward-function mode, over each episode's last render.
+    assert log.metrics["sketch/gate_pass_rate"] == [1.0]
+    assert 0 < log.metrics["sketch/paint_fraction"][0] <= 1
+    assert 0 < log.metrics["sketch/coverage_term"][0] <= 1
+    assert log.extra["sketch_status"] == ["ok", "ok", "no_render"]
+    assert log.extra["sketch_renders"] == [2, 1, 0]
 
 
 def test_tool_schema_is_what_trl_exposes() -> None:

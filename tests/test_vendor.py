@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 from sketch_env.render.assets import vendor_dir, verify_vendor
 
@@ -37,3 +38,15 @@ def test_licences_ship_next_to_the_libraries():
     assert "LESSER GENERAL PUBLIC LICENSE" in (vendor_dir() / "p5" / "LICENSE.txt").read_text()
     assert "MIT License" in (vendor_dir() / "p5.brush" / "LICENSE.md").read_text()
     assert (vendor_dir() / "p5" / "p5.js").stat().st_size > 1_000_000  # unminified source
+
+
+def test_the_unminified_p5_is_the_source_of_the_minified_build():
+    # Shipped because the LGPL 2.1 (section 4) asks that the minified build travel with its
+    # source (THIRD_PARTY_NOTICES.md): it must be that release's source, not any p5.js.
+    source = (vendor_dir() / "p5" / "p5.js").read_text("utf-8")
+    minified = (vendor_dir() / "p5" / "p5.min.js").read_text("utf-8")
+    assert source.startswith("/*! p5.js v2.3.4 ") and "const VERSION = '2.3.4';" in source
+    assert 'r="2.3.4"' in minified[:200]
+    assert source.count("\n") > 50 * minified.count("\n")  # readable, not minified
+    notices = (Path(__file__).resolve().parent.parent / "THIRD_PARTY_NOTICES.md").read_text()
+    assert "LGPL 2.1" in notices and "§4" in notices and "p5/p5.js" in notices

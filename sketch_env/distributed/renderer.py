@@ -16,6 +16,7 @@ import contextlib
 import logging
 import math
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -316,9 +317,12 @@ class RayRenderer(RendererBase):
     async def _render_checked(self, data: bytes, seed: int, backend: str) -> Render:
         notes: list[str] = []
         tried: set[int] = set()
+        waited = 0.0
         # Two tries: the first actor, then (only if that actor died) one other.
         for attempt in (1, 2):
+            asked = time.perf_counter()
             actor = await self._acquire(avoid=tried)
+            waited += time.perf_counter() - asked
             if actor is None:
                 notes.append("harness: no render actor is alive")
                 break
@@ -340,10 +344,15 @@ class RayRenderer(RendererBase):
                 continue
             finally:
                 self._release(actor)
+            # Queued here for an actor, then on the actor for one of its browsers.
+            queue_ms = waited * 1000.0 + result.queue_ms
             if not notes:
-                return result
+                return replace(result, queue_ms=queue_ms)
             return replace(
-                result, errors=(*notes, *result.errors), attempts=result.attempts + len(notes)
+                result,
+                errors=(*notes, *result.errors),
+                attempts=result.attempts + len(notes),
+                queue_ms=queue_ms,
             )
         return Render(
             RenderStatus.CRASHED,
@@ -351,6 +360,7 @@ class RayRenderer(RendererBase):
             backend=self._known_backend(),
             seed=seed,
             attempts=max(1, len(tried)),
+            queue_ms=waited * 1000.0,
         )
 
     async def _call_actor(self, actor: _Actor, source: bytes, seed: int) -> Render:

@@ -10,7 +10,8 @@ Seeds: ``reset(seed=s)`` chooses the task from ``s`` (`sketch_env.env.tasks.task
 renders every step of the episode with seed ``s``, so revisions are compared on the same
 randomness. A seed must be an integer in ``[0, 2**32)`` (the renderer's PRNG takes 32 bits; a
 larger or negative seed would silently alias another one), else ``reset`` raises
-`ValueError` — the same rule OpenEnv's HTTP ``/reset`` applies (``seed >= 0``). ``seed=None``
+`ValueError` with `sketch_env.render.base.check_seed`'s message: the renderer, the TRL
+integration and the CLI apply the same check. ``seed=None``
 draws a fresh seed and reports it in the observation, so the episode can be replayed.
 """
 
@@ -29,6 +30,7 @@ from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
 
 from sketch_env.env.models import (
+    MAX_IMAGE_SIDE,
     RewardComponents,
     RewardPolicy,
     SketchAction,
@@ -47,16 +49,26 @@ from sketch_env.env.tasks import (
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
+from sketch_env.render.base import MAX_SEED, check_seed
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
 
-__all__ = ["MAX_PROMPT_CHARS", "MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"]
+__all__ = [
+    "DEFAULT_IMAGE_SIZE",
+    "MAX_PROMPT_CHARS",
+    "MAX_SEED",
+    "EpisodeError",
+    "SketchEnvironment",
+    "check_image_size",
+    "check_seed",
+]
 
-#: Seeds are 32-bit: the renderer masks the seed to 32 bits, so larger ones would alias.
-MAX_SEED = 2**32 - 1
 #: Longest free-form prompt accepted by ``reset(prompt=...)``.
 MAX_PROMPT_CHARS = 4096
+#: Side of the picture an observation carries by default: 256 px is about 81 image tokens for
+#: a Qwen2.5-VL-style processor (28 px per merged patch) against about 441 at 600 px.
+DEFAULT_IMAGE_SIZE = 256
 #: The only split of the shipped task set (OpenEnv task API).
 SPLIT = "train"
 
@@ -64,30 +76,6 @@ SPLIT = "train"
 class EpisodeError(RuntimeError):
     """A step that the episode cannot take: before ``reset``, after ``done``, or after
     ``close``, or while another step of the same session is still running."""
-
-
-def check_seed(seed: Any) -> int:
-    """Validates an episode seed.
-
-    Args:
-        seed: The seed.
-
-    Returns:
-        The seed as an ``int``.
-
-    Raises:
-        ValueError: If it is not an integer in ``[0, 2**32)`` (booleans are refused).
-    """
-    if isinstance(seed, bool) or not hasattr(seed, "__index__"):
-        raise ValueError(f"seed must be an integer in [0, {MAX_SEED}], got {seed!r}")
-    value = int(seed.__index__())
-    if not 0 <= value <= MAX_SEED:
-        raise ValueError(
-            f"seed must be an integer in [0, {MAX_SEED}], got {value}; negative and larger "
-            "seeds are refused rather than folded, because folding would make different "
-            "seeds paint the same picture"
-        )
-    return value
 
 
 class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState]):
@@ -105,7 +93,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         gate_config: Which gate rules apply.
         max_steps: Sketches allowed per episode (1 = single turn).
         reward_policy: ``"last"`` (the episode's reward is the last step's) or ``"best"``.
-        include_image: Put the rendered PNG (base64) in every step observation.
+        include_image: Put the rendered picture (base64 PNG) in every step observation.
+        image_size: ``(width, height)`` of that picture, or one side for a square; the canvas
+            is resized to it (`Render.image`), so the observation's PNG and the gymnasium
+            adapter's array hold the same pixels. Each side at most 1024 px; 256 by default,
+            which a vision-language policy reads cheaply (the canvas is 600x600).
         tasks: The task set: tasks, a JSON file, or ``None`` for the shipped 24.
         evaluator: An `Evaluator` to share between environments (then ``renderer``,
             ``scorer``, ``reward_config`` and ``gate_config`` must be left at their defaults).
@@ -135,6 +127,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         include_image: bool = False,
         tasks: Sequence[Task] | str | Path | None = None,
         *,
+        image_size: int | tuple[int, int] = DEFAULT_IMAGE_SIZE,
         evaluator: Evaluator | None = None,
         instructions: str = POLICY_INSTRUCTIONS,
     ) -> None:
@@ -166,6 +159,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             if not self._tasks or not all(isinstance(t, Task) for t in self._tasks):
                 raise ValueError("tasks must be a non-empty sequence of Task")
         self._include_image_default = bool(include_image)
+        self._image_size = check_image_size(image_size)
         self._instructions = instructions
         self._lock = threading.Lock()
         self._closed = False
@@ -195,6 +189,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
     def task(self) -> Task | None:
         """The current episode's task (``None`` before reset or for a free-form prompt)."""
         return self._task
+
+    @property
+    def image_size(self) -> tuple[int, int]:
+        """``(width, height)`` of the picture observations carry."""
+        return self._image_size
 
     @property
     def last_rollout(self) -> Rollout | None:
@@ -432,7 +431,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             feedback += (
                 f"\nYou may revise {remaining} more time(s): reply with the whole revised sketch."
             )
-        png = render.png if render is not None else None
+        picture = (
+            render.png_at(self._image_size)
+            if include_image and render is not None and render.has_picture
+            else None
+        )
         return SketchObservation(
             done=done,
             reward=episode_reward,
@@ -455,6 +458,8 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             js_errors=list(render.errors) if render is not None else [],
             coverage=render.paint_fraction if render is not None else None,
             elapsed_ms=render.elapsed_ms if render is not None else None,
+            queue_ms=render.queue_ms if render is not None else None,
+            render_ms=render.render_ms if render is not None else None,
             backend=render.backend if render is not None else None,
             width=render.width if render is not None else None,
             height=render.height if render is not None else None,
@@ -465,7 +470,9 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             sketch_error=rollout.reward.sketch_error,
             infra_error=rollout.reward.infra_error,
             feedback=feedback,
-            image_png_b64=base64.b64encode(png).decode("ascii") if include_image and png else None,
+            image_png_b64=base64.b64encode(picture).decode("ascii") if picture else None,
+            image_width=self._image_size[0] if picture else None,
+            image_height=self._image_size[1] if picture else None,
         )
 
     # ----------------------------------------------------------------- lifecycle and metadata
@@ -554,6 +561,29 @@ def _as_action(action: Any) -> SketchAction:
     if isinstance(action, dict):
         return SketchAction.model_validate(action)
     raise TypeError(f"action must be a SketchAction, a str or a dict, got {type(action).__name__}")
+
+
+def check_image_size(size: Any) -> tuple[int, int]:
+    """Validates a picture size.
+
+    Args:
+        size: One side (a square) or ``(width, height)``.
+
+    Returns:
+        ``(width, height)``.
+
+    Raises:
+        ValueError: Unless every side is an integer in ``[1, 1024]``.
+    """
+    sides = (size, size) if not isinstance(size, tuple | list) else tuple(size)
+    if len(sides) != 2 or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_IMAGE_SIDE for v in sides
+    ):
+        raise ValueError(
+            f"image_size must be one side or (width, height), each an integer in "
+            f"[1, {MAX_IMAGE_SIDE}], got {size!r}"
+        )
+    return int(sides[0]), int(sides[1])
 
 
 def _check_max_steps(value: Any) -> int:

@@ -23,16 +23,16 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from PIL import Image
 
 from sketch_env import GYM_ENV_ID
-from sketch_env.env.environment import MAX_PROMPT_CHARS, SketchEnvironment
+from sketch_env.env.environment import MAX_PROMPT_CHARS, SketchEnvironment, check_image_size
 from sketch_env.env.models import (
     MAX_ACTION_CHARS,
     RewardPolicy,
     SketchAction,
     SketchObservation,
 )
+from sketch_env.render.base import check_seed
 
 __all__ = ["ENV_ID", "SketchEnv", "UnicodeText"]
 
@@ -88,8 +88,10 @@ class SketchEnv(gymnasium.Env):
 
     Args:
         render_mode: ``None`` or ``"rgb_array"`` (`render` returns the last picture).
-        image_size: ``(width, height)`` of the observation image; pictures of another size are
-            resized (the instructions ask for 600x600, the default).
+        image_size: ``(width, height)`` of the observation image, or one side for a square;
+            the canvas is resized to it. ``None`` takes the wrapped environment's size (256 by
+            default), and a size given here is passed to the `SketchEnvironment` this builds,
+            so the array and the OpenEnv observation's PNG hold the same pixels.
         max_steps: Sketches per episode.
         reward_policy: ``"last"`` or ``"best"``.
         env: An existing `SketchEnvironment` to wrap (then the remaining arguments are not
@@ -110,7 +112,7 @@ class SketchEnv(gymnasium.Env):
     def __init__(
         self,
         render_mode: str | None = None,
-        image_size: tuple[int, int] = (600, 600),
+        image_size: int | tuple[int, int] | None = None,
         max_steps: int = 1,
         reward_policy: RewardPolicy = "last",
         env: SketchEnvironment | None = None,
@@ -118,16 +120,19 @@ class SketchEnv(gymnasium.Env):
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        width, height = (int(v) for v in image_size)
-        if width < 1 or height < 1:
-            raise ValueError(f"image_size must be positive, got {image_size!r}")
+        if env is None:
+            if image_size is not None:
+                kwargs["image_size"] = image_size
+            env = SketchEnvironment(max_steps=max_steps, reward_policy=reward_policy, **kwargs)
+        elif image_size is not None and check_image_size(image_size) != env.image_size:
+            raise ValueError(
+                f"image_size {image_size!r} disagrees with the wrapped environment's "
+                f"{env.image_size}: the array and the observation's PNG must be the same picture"
+            )
+        self.core = env
+        width, height = env.image_size
         self.render_mode = render_mode
         self._size = (width, height)
-        self.core = env or SketchEnvironment(
-            max_steps=max_steps,
-            reward_policy=reward_policy,
-            **kwargs,
-        )
         steps_cap = 64
         self.action_space = UnicodeText(MAX_ACTION_CHARS, min_length=0)
         self.observation_space = spaces.Dict(
@@ -164,6 +169,9 @@ class SketchEnv(gymnasium.Env):
         Raises:
             ValueError: On a bad seed or option (see `SketchEnvironment.reset`).
         """
+        if seed is not None:
+            # Checked before gymnasium sees it, whose own check words -1 differently.
+            seed = check_seed(seed)
         super().reset(seed=seed)
         episode_seed = seed if seed is not None else int(self.np_random.integers(0, 2**32))
         obs = self.core.reset(seed=episode_seed, **dict(options or {}))
@@ -200,11 +208,8 @@ class SketchEnv(gymnasium.Env):
         obs = self.core.step(act)
         rollout = self.core.last_rollout
         render = rollout.render if rollout is not None else None
-        if render is not None and render.png is not None and render.status.has_picture:
-            image = render.image()
-            if image.size != self._size:
-                image = image.resize(self._size, Image.Resampling.BILINEAR)
-            self._frame = np.asarray(image, dtype=np.uint8).copy()
+        if render is not None and render.has_picture:
+            self._frame = np.asarray(render.image(self._size), dtype=np.uint8).copy()
         else:
             self._frame = self._blank()
         value = obs.reward if obs.reward is not None else self._episode_value
@@ -227,6 +232,8 @@ class SketchEnv(gymnasium.Env):
             "feedback": obs.feedback,
             "backend": obs.backend,
             "elapsed_ms": obs.elapsed_ms,
+            "queue_ms": obs.queue_ms,
+            "render_ms": obs.render_ms,
             "task_id": obs.task_id,
             "seed": obs.seed,
         }

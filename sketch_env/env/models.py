@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_ACTION_CHARS",
+    "MAX_IMAGE_B64_CHARS",
+    "MAX_IMAGE_SIDE",
+    "SESSION_EXPIRED_CODE",
     "RewardComponents",
     "SketchAction",
     "SketchObservation",
@@ -34,6 +37,19 @@ __all__ = [
 #: with a reason the policy can read; this cap (4x that, in characters) only bounds what a
 #: hostile client can make the server hold and parse.
 MAX_ACTION_CHARS = 4 * DEFAULT_MAX_REPLY_BYTES
+
+#: Largest side, in pixels, of the picture an observation carries (the canvas is 600x600).
+MAX_IMAGE_SIDE = 1024
+#: Longest ``image_png_b64`` accepted: the base64 of 4 MiB of PNG. The worst case at
+#: ``MAX_IMAGE_SIDE`` is incompressible noise: measured 3,151,224 bytes (4,201,632 in base64)
+#: for a 1024x1024 RGB noise picture saved by Pillow, so every picture the environment makes
+#: fits, and a client never has to hold more.
+MAX_IMAGE_B64_CHARS = 4 * ((4 * 1024 * 1024 + 2) // 3)
+
+#: WebSocket close code with which the server ends a session whose client stayed idle past
+#: the server's idle timeout (private-use range 4000-4999; 408 as HTTP's Request Timeout).
+#: The close reason starts with ``SESSION_EXPIRED``.
+SESSION_EXPIRED_CODE = 4408
 
 RewardPolicy = Literal["last", "best"]
 
@@ -159,7 +175,9 @@ class SketchObservation(Observation):
         render_status: The renderer's status (``ok``, ``timeout``, ``js_error``...).
         js_errors: JavaScript errors the sketch raised.
         coverage: Paint coverage of the canvas in ``[0, 1]``.
-        elapsed_ms: Render wall time.
+        elapsed_ms: Render wall time, queueing included: ``queue_ms + render_ms``.
+        queue_ms: Time the sketch waited for a free browser (load, not the sketch's cost).
+        render_ms: Time the render itself took.
         backend: GL backend that rendered the picture (pictures differ across backends).
         width: Canvas width.
         height: Canvas height.
@@ -170,7 +188,10 @@ class SketchObservation(Observation):
         sketch_error: The sketch's own failure, if any.
         infra_error: The infrastructure failure, if any.
         feedback: Plain-text report for a revising policy.
-        image_png_b64: The picture as base64 PNG, when asked for.
+        image_png_b64: The picture as base64 PNG (RGB, ``image_width`` x ``image_height``),
+            when asked for; at most `MAX_IMAGE_B64_CHARS` characters.
+        image_width: Width of the picture in ``image_png_b64``.
+        image_height: Height of the picture in ``image_png_b64``.
     """
 
     task_id: str | None = None
@@ -193,6 +214,8 @@ class SketchObservation(Observation):
     js_errors: list[str] = Field(default_factory=list)
     coverage: float | None = None
     elapsed_ms: float | None = None
+    queue_ms: float | None = None
+    render_ms: float | None = None
     backend: str | None = None
     width: int | None = None
     height: int | None = None
@@ -203,7 +226,9 @@ class SketchObservation(Observation):
     sketch_error: str | None = None
     infra_error: str | None = None
     feedback: str = ""
-    image_png_b64: str | None = None
+    image_png_b64: str | None = Field(default=None, max_length=MAX_IMAGE_B64_CHARS)
+    image_width: int | None = Field(default=None, ge=1, le=MAX_IMAGE_SIDE)
+    image_height: int | None = Field(default=None, ge=1, le=MAX_IMAGE_SIDE)
 
 
 class SketchState(State):

@@ -17,12 +17,21 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from sketch_env.gate.policy import (
+    BRUSH_DRAWING_CALLS,
+    ESCAPE_NAMES,
+    PRIMITIVES,
+    RAW_GRAPHICS_GLOBALS,
+    TEXT_CALLS,
+)
 
 __all__ = [
     "EXAMPLE_SKETCH",
@@ -233,6 +242,47 @@ function setup() {
 }
 """
 
+#: The line that opens the list of what the gate refuses (a test reads the list after it).
+REFUSED_HEADING = "Refused (a sketch that uses any of these is not run):"
+
+
+def _names(names: Iterable[str], call: bool = True) -> str:
+    return ", ".join(f"`{name}()`" if call else f"`{name}`" for name in sorted(names))
+
+
+def _bullet(text: str) -> str:
+    return textwrap.fill(text, width=94, initial_indent="- ", subsequent_indent="  ")
+
+
+# The gate's rules, written from the gate's own constants so the two cannot drift apart.
+_DRAWING = _bullet(
+    f"Paint with p5.brush: at least one brush drawing call "
+    f"({_names(f'brush.{n}' for n in BRUSH_DRAWING_CALLS)}). Setters such as `brush.set()`, "
+    "`brush.fill()` or `brush.noStroke()` choose how to paint but paint nothing."
+)
+_REFUSED = "\n".join(
+    [
+        REFUSED_HEADING,
+        _bullet(
+            f"p5's own shapes: {_names(PRIMITIVES)}. Use brush.line, brush.rect, brush.circle, "
+            "brush.arc, brush.polygon, brush.spline, brush.flowLine and "
+            "brush.beginShape/vertex/endShape instead."
+        ),
+        _bullet(f"Text: {_names(TEXT_CALLS)}."),
+        _bullet(
+            "Raw canvas, pixel and WebGL access: "
+            f"{_names(RAW_GRAPHICS_GLOBALS | {'getContext'}, call=False)}."
+        ),
+        _bullet(
+            "Images, fonts, sound and files "
+            f"({_names(ESCAPE_NAMES['asset_load'], call=False)}), the network, browser "
+            "storage, the page outside the canvas, `eval` and code built from strings, "
+            "computed names on `window`, `with`, and changing built-in objects or their "
+            "prototypes."
+        ),
+    ]
+)
+
 POLICY_INSTRUCTIONS = f"""\
 You paint pictures by writing p5.js sketches that draw with the p5.brush library (p5.js 2.x,
 p5.brush 2.x). Reply with exactly one ```javascript fenced code block holding the whole sketch.
@@ -243,9 +293,12 @@ Rules the sketch must follow (a sketch that breaks them is not run):
 - Start with `createCanvas(600, 600, WEBGL);` - p5.brush only draws on a WEBGL canvas. The
   WEBGL origin is the centre, so call `translate(-width / 2, -height / 2);` to use top-left
   coordinates from (0, 0) to (600, 600).
-- Paint with `brush.*` calls; plain p5 shapes (`rect`, `ellipse`...) are for small touches.
-- No text, no images or fonts, no network, storage or DOM access, no `eval`.
-- Angles are in radians (`PI / 4`), as in p5's default angle mode.
+{_DRAWING}
+- Errors must surface: no `try`/`catch`, `.catch()` or error handlers. Fix what throws instead.
+- Do not name a top-level `function` or `var` after a p5 global (such as `map`, `hex`,
+  `random`, `color`): p5 then stops with "Cannot redefine property". Rename yours.
+
+{_REFUSED}
 
 The p5.brush 2.x functions you may use:
 - Stroke: `brush.set(name, color, weight)` picks a brush, colour and weight and turns strokes
@@ -279,7 +332,8 @@ The p5.brush 2.x functions you may use:
   until `brush.noFill()`, `brush.noHatch()`, `brush.noWash()`, so switch them off before
   drawing lines that should not be filled.
 - p5's own `background()`, `random()`, `noise()`, `push()`, `pop()`, `translate()`,
-  `rotate()`, `noLoop()` work as usual (random numbers are seeded for you).
+  `rotate()`, `noLoop()` work as usual (random numbers are seeded for you); `background()` is
+  the one way to colour the whole canvas without a brush.
 
 Old p5.brush 1.x names no longer exist and throw: bleed (now fillBleed), setHatch (now
 hatchStyle), segment (now move), and the brush versions of push, pop, rotate and scale (use

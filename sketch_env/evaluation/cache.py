@@ -19,6 +19,7 @@ from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.replies import completion_text, resolve_prompt
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
+from sketch_env.render.base import check_seed
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
@@ -65,7 +66,7 @@ class SketchEvaluation:
             raise ValueError(f"cache_size must be at least 1, got {cache_size}")
         self._evaluator = evaluator
         self._evaluator_args = (renderer, scorer, reward_config, gate_config)
-        self.seed = int(seed)
+        self.seed = check_seed(seed)
         self.tasks = tuple(tasks) if tasks is not None else None
         self.cache_size = cache_size
         self._cache: OrderedDict[EvaluationKey, concurrent.futures.Future[Rollout]] = OrderedDict()
@@ -104,7 +105,8 @@ class SketchEvaluation:
             ``(reply, scored prompt, seed)`` per completion.
 
         Raises:
-            ValueError: If the columns' lengths differ or a completion has nothing to be scored
+            ValueError: If the columns' lengths differ, a seed is not valid
+                (`sketch_env.render.base.check_seed`) or a completion has nothing to be scored
                 against.
         """
         count = len(completions)
@@ -126,7 +128,7 @@ class SketchEvaluation:
             )
             given = seed[i] if seed is not None else None
             row_seed = self.seed if given is None else given
-            keys.append((completion_text(completions[i]), scene, int(row_seed)))
+            keys.append((completion_text(completions[i]), scene, check_seed(row_seed)))
         return keys
 
     def submit(self, keys: Sequence[EvaluationKey]) -> list[concurrent.futures.Future[Rollout]]:

@@ -23,6 +23,7 @@ from PIL import Image
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.check import gate_reply
 from sketch_env.gate.verdict import GateConfig, GateVerdict
+from sketch_env.render.base import seed_list as seed_list_of
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.result import Render, RenderStatus
@@ -264,8 +265,9 @@ class Evaluator:
         seeds: Sequence[int] | int,
     ) -> list[Rollout]:
         count = len(replies)
-        seed_list = [seeds] * count if isinstance(seeds, int) else list(seeds)
-        if len(prompts) != count or len(seed_list) != count:
+        # Checked before any gating or rendering, so a bad seed fails the whole batch at once.
+        seed_list = seed_list_of(seeds, count)
+        if len(prompts) != count:
             raise ValueError(
                 f"got {count} replies, {len(prompts)} prompts and {len(seed_list)} seeds"
             )

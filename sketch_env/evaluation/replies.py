@@ -8,12 +8,19 @@ the scene a picture is scored against from a task id, an explicit prompt text, o
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sketch_env.env.tasks import Task, get_task, user_message
 
-__all__ = ["completion_text", "message_text", "resolve_prompt", "scene_from_chat"]
+__all__ = [
+    "completion_text",
+    "episode_replies",
+    "message_text",
+    "resolve_prompt",
+    "scene_from_chat",
+]
 
 #: What `user_message` puts before the scene; stripped when the scene is read back from a chat.
 _USER_PREFIX = user_message("").strip()
@@ -76,6 +83,57 @@ def completion_text(completion: Any) -> str:
             if text.strip():
                 return text
     return ""
+
+
+def episode_replies(completion: Any, tool: str = "render") -> list[str]:
+    """Every sketch a policy submitted in one episode, in order: its attempts and revisions.
+
+    Two shapes of conversation are read. With ``tool`` calls (TRL's tool mode, where
+    `sketch_env.trl.SketchToolEnv` scores the last sketch rendered) the episode is the
+    ``sketch`` argument of each call. Otherwise (a multi-turn OpenEnv episode, where each reply
+    is a step) it is each assistant message that has text. A plain string is one reply.
+
+    Args:
+        completion: A string, or a list of chat messages.
+        tool: The name of the tool whose calls carry the sketches.
+
+    Returns:
+        The replies, first to last (``[""]`` when there is none, which the gate refuses).
+
+    Examples:
+        >>> episode_replies([
+        ...     {"role": "assistant", "content": "", "tool_calls": [{"type": "function",
+        ...      "function": {"name": "render", "arguments": {"sketch": "A"}}}]},
+        ...     {"role": "tool", "name": "render", "content": "Render: ok"},
+        ...     {"role": "assistant", "content": "done"}])
+        ['A']
+    """
+    if completion is None or isinstance(completion, str | bytes | Mapping):
+        return [completion_text(completion)]
+    messages = [m for m in completion if isinstance(m, Mapping)]
+    called: list[str] = []
+    for message in messages:
+        for call in message.get("tool_calls") or ():
+            function = call.get("function", call) if isinstance(call, Mapping) else {}
+            if function.get("name") != tool:
+                continue
+            arguments = function.get("arguments")
+            if isinstance(arguments, str):
+                try:
+                    arguments = json.loads(arguments)
+                except json.JSONDecodeError:
+                    arguments = {}
+            sketch = arguments.get("sketch") if isinstance(arguments, Mapping) else None
+            called.append(sketch if isinstance(sketch, str) else "")
+    if called:
+        return called
+    replies = [
+        text
+        for m in messages
+        if m.get("role", "assistant") == "assistant" and (text := message_text(m.get("content")))
+        if text.strip()
+    ]
+    return replies or [""]
 
 
 def scene_from_chat(prompt: Any) -> str:

@@ -8,16 +8,16 @@ refused it, the scorer failed on a good picture, or else the render's own status
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sketch_env.gate.verdict import GateVerdict
 from sketch_env.render.result import Render, RenderStatus
 from sketch_env.scoring.base import Score
-from sketch_env.scoring.reward import RewardBreakdown, RewardStatus
+from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, RewardStatus
 
-__all__ = ["Rollout", "RolloutStatus"]
+__all__ = ["Rollout", "RolloutStatus", "revision_summary"]
 
 
 class RolloutStatus(enum.StrEnum):
@@ -127,19 +127,29 @@ class Rollout:
             **self.extra,
         }
 
-    def feedback(self) -> str:
+    def feedback(self, *, scores: bool = True) -> str:
         """A short plain-text report for a policy that revises its sketch.
+
+        Args:
+            scores: Include the scorer's value and the reward. A policy that reads its score
+                learns the scorer rather than painting, so the tool environment leaves them
+                out unless configured otherwise.
 
         Returns:
             What the gate said, how the render ended (with the first JavaScript errors), the
-            paint coverage, the score and the reward.
+            paint coverage and, with ``scores``, the score and the reward.
         """
         lines: list[str] = []
         if not self.gate.passed:
             lines.append("The sketch was not run. Fix these problems:")
             lines += [f"- {reason}" for reason in self.gate.reasons]
         elif self.render is not None:
-            lines.append(f"Render: {self.render.status.value} in {self.render.elapsed_ms:.0f} ms.")
+            render = self.render
+            line = f"Render: {render.status.value} in {render.render_ms:.0f} ms"
+            if render.queue_ms >= 1.0:
+                # Quoted apart: time queued behind other renders says nothing about the sketch.
+                line += f" (after {render.queue_ms:.0f} ms waiting for a free browser)"
+            lines.append(line + ".")
             errors = [e for e in self.render.errors if e]
             if errors:
                 lines.append("JavaScript errors:")
@@ -148,10 +158,107 @@ class Rollout:
             if self.reward.runtime_reasons:
                 lines.append("Refused at run time:")
                 lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
-        if self.score is not None:
+        if scores and self.score is not None:
             lines.append(f"Score ({self.scorer}): {self.score.value:.3f}.")
         if self.reward.infra_error:
             lines.append(f"Not scored (infrastructure failure: {self.reward.infra_error}).")
-        if self.reward.reward is not None:
+        if scores and self.reward.reward is not None:
             lines.append(f"Reward: {self.reward.reward:.3f}.")
         return "\n".join(lines)
+
+    def critique(self, reward_config: RewardConfig | None = None) -> str:
+        """What went wrong with the picture, in words, without the score or the reward.
+
+        It names the gate's reasons, a render that failed or did not finish, JavaScript errors,
+        an empty or nearly empty canvas, too little paint to earn the coverage term in full,
+        and a picture dominated by dark mass, each with what to change. A rollout with none
+        of these problems gets a line saying so (a critique never invents a flaw).
+
+        Args:
+            reward_config: The thresholds the reward uses (blank canvas, coverage target);
+                the defaults when ``None``.
+
+        Returns:
+            The critique, one point per line.
+        """
+        lines: list[str] = []
+        render = self.render
+        if not self.gate.passed:
+            lines.append("The sketch was refused before it ran:")
+            lines += [f"- {reason}" for reason in self.gate.reasons]
+            return "\n".join(lines)
+        if render is None:
+            return "The sketch was not rendered."
+        status = render.status
+        if status is RenderStatus.CRASHED:
+            lines.append("The browser failed (not your fault); render the same sketch again.")
+        elif status is RenderStatus.TIMEOUT:
+            lines.append(
+                "The sketch did not finish in time: look for an endless loop or far too many "
+                "brush strokes."
+            )
+        elif status is RenderStatus.JS_ERROR:
+            lines.append("The sketch threw before painting anything.")
+        elif status is RenderStatus.NO_CANVAS:
+            lines.append(
+                "No canvas was painted: define a global setup() that calls "
+                "createCanvas(600, 600, WEBGL)."
+            )
+        elif status is RenderStatus.REJECTED:
+            lines.append("The renderer refused the sketch (too large, or not text).")
+        elif status is RenderStatus.UNFINISHED:
+            lines.append("The sketch threw part way: the picture holds only what came before.")
+        elif status is RenderStatus.FRAME_CAPPED:
+            lines.append("draw() never called noLoop(): stop the loop once the picture is done.")
+        elif status is RenderStatus.HARNESS_VIOLATION:
+            lines.append(
+                "The sketch interfered with the render harness: do not override built-ins, "
+                "p5 internals or the page's globals."
+            )
+        if self.reward.runtime_reasons and status is not RenderStatus.HARNESS_VIOLATION:
+            lines.append("Refused at run time:")
+            lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
+        errors = [e for e in render.errors if e and not e.startswith("harness:")]
+        if errors:
+            lines.append("JavaScript errors:")
+            lines += [f"- {e}" for e in errors[:5]]
+        if status.has_picture:
+            config = reward_config or RewardConfig()
+            painted = render.paint_fraction
+            if self.reward.status is RewardStatus.BLANK or painted < config.blank_below:
+                lines.append(
+                    f"The canvas is almost empty ({painted:.1%} painted): paint the scene "
+                    "across the canvas."
+                )
+            elif painted < config.coverage_target:
+                lines.append(
+                    f"Only {painted:.1%} of the canvas is painted; aim for at least "
+                    f"{config.coverage_target:.0%}."
+                )
+            if self.reward.dark_mass_penalty:
+                lines.append("Large areas are nearly black: lighten them or use less dark paint.")
+        if self.reward.infra_error:
+            lines.append("The picture could not be judged (an infrastructure failure).")
+        if not lines:
+            lines.append("Nothing went wrong: the sketch ran cleanly and covers the canvas.")
+        return "\n".join(lines)
+
+
+def revision_summary(episode: Sequence[Rollout]) -> dict[str, float | int | None]:
+    """How one episode's renders went from the first attempt to the last revision.
+
+    Args:
+        episode: The episode's rollouts, in order.
+
+    Returns:
+        ``renders``, ``first_reward``, ``last_reward`` and ``improvement`` (last minus first;
+        ``None`` unless both were scored).
+    """
+    first = episode[0].reward.reward if episode else None
+    last = episode[-1].reward.reward if episode else None
+    return {
+        "renders": len(episode),
+        "first_reward": first,
+        "last_reward": last,
+        "improvement": last - first if first is not None and last is not None else None,
+    }

@@ -16,23 +16,29 @@ oversized replies and bytes that are not UTF-8 all come back as a failed `GateVe
 ``reasons`` say what was wrong in words a policy (or a person) can act on, with a parallel list
 of machine ``codes``.
 
-The rules (each can be switched in `GateConfig`):
+The rules (each can be switched in `GateConfig`; the defaults are the hardened setting, and
+docs/design.md §4.4 lists them in full):
 
 - ``setup`` is defined where p5's global mode finds it: a top-level ``function setup``, a
   top-level ``var setup = ...``, or an assignment to ``window.setup``. ``const``/``let``
   declarations do not create ``window.setup``, so such a sketch never starts (DESIGN.md §3.4).
 - ``createCanvas(w, h, WEBGL)``: p5.brush only draws on a WebGL canvas (DESIGN.md §3.2).
-- at least one ``brush.*`` call, and no ``brush.*`` name that p5.brush does not export. The
-  known names are read from the vendored ``p5.brush.js`` itself, and the common 1.x names
-  (``bleed``, ``setHatch``, ``segment``, ``push``...) get their 2.x replacement in the reason.
-- no network, asset, storage, dynamic-code or DOM escape (`ESCAPE_NAMES` lists them).
-- optionally no ``text()`` and at most N bare p5 shape calls (``rect``, ``circle``...).
+- at least one p5.brush *drawing* call (a setter such as ``brush.noStroke()`` paints nothing),
+  and no ``brush.*`` name that p5.brush does not export. The known names are read from the
+  vendored ``p5.brush.js`` itself, and the common 1.x names (``bleed``, ``setHatch``,
+  ``segment``, ``push``...) get their 2.x replacement in the reason.
+- no plain p5 shapes (`PRIMITIVES`), no ``text()``, no raw canvas, pixel or WebGL access, no
+  ``try``/``.catch``/error handlers, no top-level name that clashes with a p5 global.
+- no network, asset, storage, dynamic-code, DOM or graphics escape, no override of a built-in,
+  and nothing the gate cannot read (computed names on ``window``, ``with``, escaped
+  identifiers, constructors reached through prototypes): it fails closed.
 
 Layout: `verdict` (results and `GateConfig`, plain data), `extract` (finding the code in a
 reply), `syntax` (tree-sitter parsing and positions), `scopes` (which names a sketch declares),
-`brush_api` (the names p5.brush exports, read from the vendored file), `policy` (what is
-refused, and why, as data), `rules` (the visitor that applies them) and `check` (the entry
-points). Importing this package is cheap: the parser loads when a sketch is first checked.
+`brush_api` (the names p5.brush exports, read from the vendored file), `p5_api` (the names
+p5's global mode defines, read likewise), `policy` (what is refused, and why, as data), `rules`
+(the visitor that applies them) and `check` (the entry points). Importing this package is
+cheap: the parser loads when a sketch is first checked.
 """
 
 from __future__ import annotations
@@ -44,7 +50,12 @@ if TYPE_CHECKING:
     from sketch_env.gate.brush_api import known_brush_members
     from sketch_env.gate.check import check_sketch, gate_reply
     from sketch_env.gate.extract import JS_FENCE_TAGS, extract_sketch
-    from sketch_env.gate.policy import BRUSH_RENAMED, ESCAPE_NAMES, PRIMITIVES
+    from sketch_env.gate.policy import (
+        BRUSH_DRAWING_CALLS,
+        BRUSH_RENAMED,
+        ESCAPE_NAMES,
+        PRIMITIVES,
+    )
     from sketch_env.gate.verdict import (
         DEFAULT_MAX_REPLY_BYTES,
         Extraction,
@@ -54,6 +65,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "BRUSH_DRAWING_CALLS",
     "BRUSH_RENAMED",
     "DEFAULT_MAX_REPLY_BYTES",
     "ESCAPE_NAMES",
@@ -73,6 +85,7 @@ _HOME = {
     "BRUSH_RENAMED": "policy",
     "ESCAPE_NAMES": "policy",
     "PRIMITIVES": "policy",
+    "BRUSH_DRAWING_CALLS": "policy",
     "JS_FENCE_TAGS": "extract",
     "extract_sketch": "extract",
     "known_brush_members": "brush_api",

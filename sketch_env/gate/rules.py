@@ -8,23 +8,49 @@ from collections import Counter
 import tree_sitter
 
 from sketch_env.gate.brush_api import brush_version, known_brush_members
+from sketch_env.gate.p5_api import p5_global_names
 from sketch_env.gate.policy import (
-    ANY_OBJECT_CODES,
+    ANY_OBJECT_NAMES,
     ANY_OBJECT_PROPERTIES,
+    BRUSH_DRAWING_CALLS,
+    BRUSH_DRAWING_HINT,
     BRUSH_RENAMED,
     DATA_URI,
+    ERROR_EVENTS,
+    ERROR_HANDLER_PROPERTIES,
     ESCAPE_NAMES,
     GLOBAL_OBJECTS,
+    LOADING_ATTRIBUTES,
     LOADING_ELEMENTS,
+    LOADING_PROPERTIES,
+    MUTATING_OBJECT_CALLS,
     NAVIGATING_PROPERTIES,
+    P5_API_HANDLES,
+    PRIMITIVE_INSTEAD,
     PRIMITIVES,
+    PROTECTED_GLOBALS,
+    RAW_GRAPHICS_GLOBALS,
+    RAW_GRAPHICS_PROPERTIES,
+    RAW_GRAPHICS_WHY,
+    TEXT_CALLS,
+    TRY_WHY,
     WHY,
 )
-from sketch_env.gate.scopes import (
-    collect_scopes,
-)
-from sketch_env.gate.syntax import LineIndex, node_text
+from sketch_env.gate.scopes import collect_scopes
+from sketch_env.gate.syntax import LineIndex, name_of, node_text, string_value, unescape_js
 from sketch_env.gate.verdict import GateConfig, GateIssue
+
+#: Every name a forbidden API goes by, to escape code or through a computed member.
+_ESCAPE_CODE = {name: code for code, names in ESCAPE_NAMES.items() for name in names}
+#: A string whose whole value is one of these can only serve to reach it by a computed name on
+#: an ordinary object (``f[k]`` with ``k = "constr" + "uctor"``); a sentence that mentions one
+#: is fine. Global names need no such list: every computed access to the global object, and
+#: every alias of it, is refused already.
+_SUSPICIOUS_STRINGS = dict.fromkeys(RAW_GRAPHICS_PROPERTIES, "raw_graphics")
+_SUSPICIOUS_STRINGS.update(ANY_OBJECT_PROPERTIES)
+_SUSPICIOUS_STRINGS.update(dict.fromkeys(ANY_OBJECT_NAMES, "asset_load"))
+_SUSPICIOUS_STRINGS["prototype"] = "builtin_override"
+_CONCAT_PARENTS = frozenset({"binary_expression", "template_substitution"})
 
 
 class Issues:
@@ -74,9 +100,13 @@ class Checker:
         self.canvas_calls: list[tree_sitter.Node] = []
         self.webgl = False
         self.brush_calls = 0
+        self.brush_drawing = 0
         self.primitives: Counter[str] = Counter()
         self.first_primitive: tree_sitter.Node | None = None
+        self.text_uses: list[tree_sitter.Node] = []
+        self.text_font = False
         self.instance_mode: tree_sitter.Node | None = None
+        self.functions, self.plain_objects = _declared_functions_and_objects(root)
 
     # The scope chain is tracked with a counter of names declared by enclosing scopes, so a
     # lookup costs O(1) however deeply the code nests.
@@ -87,7 +117,7 @@ class Checker:
         """Whether ``node`` is a reference to the global called ``name`` (or any global)."""
         if node is None or node.type != "identifier" or node.id in self.bindings:
             return False
-        text = node_text(node)
+        text = name_of(node)
         return (name is None or text == name) and self.is_global(text)
 
     def run(self) -> list[GateIssue]:
@@ -116,7 +146,7 @@ class Checker:
             self._identifier(node)
         elif kind == "shorthand_property_identifier":
             # `{fetch}` in an object literal reads the variable `fetch`.
-            self._global_name(node, node_text(node))
+            self._global_name(node, name_of(node))
         elif kind in ("member_expression", "subscript_expression"):
             self._member(node)
         elif kind == "call_expression":
@@ -125,8 +155,18 @@ class Checker:
             self._new(node)
         elif kind in ("assignment_expression", "augmented_assignment_expression"):
             self._assignment(node)
-        elif kind in ("string", "template_string"):
+        elif kind in ("string", "template_string", "binary_expression"):
             self._string(node)
+        elif kind == "this":
+            self._this(node)
+        elif kind == "pair":
+            key = node.child_by_field_name("key")
+            if key is not None and _key_name(key) == "__proto__":
+                self._escape("builtin_override", "__proto__", node, "`__proto__:` in an object")
+        elif kind == "with_statement":
+            self._escape("dynamic_access", "with", node, "`with`")
+        elif kind == "try_statement" and not self.config.allow_try:
+            self.issues.add("try_statement", "try", node, f"`try` at {{where}}: {TRY_WHY}")
         elif kind == "import_statement":
             self._escape("network", "import", node, "`import` statement")
 
@@ -134,41 +174,119 @@ class Checker:
         if self.config.forbid_escapes:
             self.issues.add(code, key, node, f"{what} at {{where}}: {WHY[code]}")
 
+    def _raw(self, name: str, node: tree_sitter.Node) -> None:
+        if self.config.forbid_raw_graphics:
+            self.issues.add(
+                "raw_graphics", name, node, f"`{name}` at {{where}}: {RAW_GRAPHICS_WHY}"
+            )
+
+    def _error_handler(self, what: str, node: tree_sitter.Node) -> None:
+        if not self.config.allow_try:
+            self.issues.add("error_handler", what, node, f"{what} at {{where}}: {TRY_WHY}")
+
     def _identifier(self, node: tree_sitter.Node) -> None:
         if node.id in self.bindings:
             return
-        name = node_text(node)
+        name = name_of(node)
+        if not self.is_global(name):
+            return
         parent = node.parent
-        if name == "Function" and parent is not None and parent.type == "binary_expression":
-            # `x instanceof Function` only inspects; calling or aliasing it is what escapes.
+        if parent is not None and (
+            (parent.type == "unary_expression" and node_text(parent).startswith("typeof"))
+            or (name == "Function" and parent.type == "binary_expression")
+        ):
+            # `typeof fetch`, `x instanceof Function` only inspect; calling or aliasing escapes.
+            return
+        if name in GLOBAL_OBJECTS and not _is_member_object(node):
+            self._escape(
+                "dynamic_access", name, node, f"`{name}` used as a value (an alias or argument)"
+            )
             return
         self._global_name(node, name)
 
     def _global_name(self, node: tree_sitter.Node, name: str) -> None:
+        """Rules for a reference to a global ``name`` (a call, or an alias: `const e = ellipse`)."""
         if not self.is_global(name):
             return
-        for code, names in ESCAPE_NAMES.items():
-            if name in names:
-                self._escape(code, name, node, f"`{name}`")
-                return
+        code = _ESCAPE_CODE.get(name)
+        if code is not None:
+            self._escape(code, name, node, f"`{name}`")
+        else:
+            self._p5_use(node, name, f"`{name}`")
+
+    def _p5_use(self, node: tree_sitter.Node, name: str, display: str) -> None:
+        """Rules for using p5's global ``name``, bare or as ``window.name``/``this.name``."""
+        if name in PRIMITIVES:
+            self._primitive(name, node)
+        elif name in TEXT_CALLS:
+            self._text(name, node)
+        elif name in RAW_GRAPHICS_GLOBALS or name in RAW_GRAPHICS_PROPERTIES:
+            self._raw(name, node)
+        elif name == "textFont":
+            self.text_font = True
+        elif name in ERROR_HANDLER_PROPERTIES:
+            self._error_handler(display, node)
+
+    def _primitive(self, name: str, node: tree_sitter.Node) -> None:
+        self.primitives[name] += 1
+        if self.first_primitive is None:
+            self.first_primitive = node
+
+    def _text(self, name: str, node: tree_sitter.Node) -> None:
+        self.text_uses.append(node)
+        if self.config.forbid_text:
+            self.issues.add(
+                "text_banned",
+                name,
+                node,
+                f"`{name}()` at {{where}}: writing text on the canvas is not allowed; paint the "
+                "picture itself with p5.brush (no labels, titles or signatures)",
+            )
 
     def _property(self, node: tree_sitter.Node) -> tuple[tree_sitter.Node | None, str | None]:
         """(object, property name) of ``a.b`` or ``a["b"]``; the name is None when computed."""
         obj = node.child_by_field_name("object")
         if node.type == "member_expression":
             prop = node.child_by_field_name("property")
-            return obj, node_text(prop) if prop is not None else None
+            return obj, name_of(prop) if prop is not None else None
         index = node.child_by_field_name("index")
-        if index is not None and index.type == "string":
-            return obj, _string_value(index)
-        return obj, None
+        return obj, fold_string(index) if index is not None else None
+
+    def _this_is_global(self, node: tree_sitter.Node) -> bool:
+        """Whether ``this`` here may be ``window``: outside classes and object methods it is
+        (p5 calls ``setup`` and ``draw`` on ``window``, and top-level ``this`` is ``window``)."""
+        parent = node.parent
+        while parent is not None:
+            if parent.type in ("class_body", "method_definition"):
+                return False
+            parent = parent.parent
+        return True
 
     def _is_global_object(self, node: tree_sitter.Node | None) -> bool:
-        """Whether ``node`` names the global object (``window``, ``globalThis``, ``self``...)."""
-        if node is None or node.type != "identifier" or node.id in self.bindings:
+        """Whether ``node`` names the global object (``window``, ``this`` in a function,
+        ``window.self``...)."""
+        while node is not None and node.type == "parenthesized_expression":
+            node = node.named_children[0] if node.named_children else None
+        if node is None:
             return False
-        name = node_text(node)
+        if node.type == "this":
+            return self._this_is_global(node)
+        if node.type in ("member_expression", "subscript_expression"):
+            obj, prop = self._property(node)
+            return prop in GLOBAL_OBJECTS and self._is_global_object(obj)
+        if node.type != "identifier" or node.id in self.bindings:
+            return False
+        name = name_of(node)
         return name in GLOBAL_OBJECTS and self.is_global(name)
+
+    def _is_library(self, node: tree_sitter.Node | None, name: str) -> bool:
+        """Whether ``node`` is the global ``name`` (``brush``, ``p5``), bare or ``window.name``."""
+        if node is None:
+            return False
+        if node.type in ("member_expression", "subscript_expression"):
+            obj, prop = self._property(node)
+            return prop == name and self._is_global_object(obj)
+        return self.global_identifier(node, name)
 
     def _is_document(self, node: tree_sitter.Node | None) -> bool:
         if node is None:
@@ -190,13 +308,28 @@ class Checker:
             return prop == "location" and (self._is_global_object(obj) or self._is_document(obj))
         return False
 
+    def _is_plain_object(self, node: tree_sitter.Node | None) -> bool:
+        """Whether ``node`` is rooted in a variable the sketch bound to an object literal
+        (``const o = {}; o.innerHTML`` is its own data, not the page's)."""
+        while node is not None and node.type in ("member_expression", "subscript_expression"):
+            node = node.child_by_field_name("object")
+        if node is None or node.type != "identifier":
+            return False
+        name = name_of(node)
+        return name in self.plain_objects and not self.is_global(name)
+
     def _member(self, node: tree_sitter.Node) -> None:
         obj, prop = self._property(node)
+        global_obj = self._is_global_object(obj)
         if prop is None:
+            if global_obj:
+                what = f"`{node_text(node)[:40]}`"
+                self._escape("dynamic_access", "computed", node, f"computed access {what}")
             return
         display = f"`{node_text(obj)[:40] if obj is not None else ''}.{prop}`"
         if prop in ANY_OBJECT_PROPERTIES:
-            self._escape(ANY_OBJECT_PROPERTIES[prop], prop, node, display)
+            if not (prop in ("innerHTML", "outerHTML") and self._is_plain_object(obj)):
+                self._escape(ANY_OBJECT_PROPERTIES[prop], prop, node, display)
             return
         if prop in ("write", "writeln") and self._is_document(obj):
             self._escape("dom_escape", "document.write", node, display)
@@ -204,16 +337,22 @@ class Checker:
         if prop == "cookie" and self._is_document(obj):
             self._escape("storage", "cookie", node, display)
             return
-        global_obj = self._is_global_object(obj)
-        for code, names in ESCAPE_NAMES.items():
-            if prop in names and (global_obj or code in ANY_OBJECT_CODES):
-                self._escape(code, prop, node, display)
-                return
-        if global_obj and prop == "open":
-            self._escape("dom_escape", "open", node, display)
+        code = _ESCAPE_CODE.get(prop)
+        if code is not None and (global_obj or prop in ANY_OBJECT_NAMES):
+            self._escape(code, prop, node, display)
             return
-        if self.global_identifier(obj, "brush"):
+        if global_obj:
+            if prop == "open":
+                self._escape("dom_escape", "open", node, display)
+            else:
+                self._p5_use(node, prop, display)
+            return
+        if prop in RAW_GRAPHICS_PROPERTIES:
+            self._raw(prop, node)
+        elif self._is_library(obj, "brush"):
             self._brush_member(node, prop)
+        elif prop in P5_API_HANDLES and self._is_library(obj, "p5"):
+            self._escape("dynamic_access", f"p5.{prop}", node, f"`p5.{prop}`")
 
     def _brush_member(self, node: tree_sitter.Node, prop: str) -> None:
         if not self.config.reject_unknown_brush or prop in self.known:
@@ -245,62 +384,138 @@ class Checker:
             return
         arg_nodes = [a for a in args.named_children if a.type != "comment"] if args else []
         if callee.type == "identifier":
-            name = node_text(callee)
-            if not self.is_global(name):
+            name = name_of(callee)
+            if not self.is_global(name) or callee.id in self.bindings:
                 return
-            if name in ("setTimeout", "setInterval") and _is_string_node(arg_nodes[:1]):
-                self._escape("dynamic_code", name, node, f"`{name}` with a string")
-            elif name == "open":
-                self._escape("dom_escape", "open", node, "`open(...)`")
-            elif name == "createElement":
-                self._element(node, arg_nodes)
-            elif name == "createCanvas":
-                self.canvas_calls.append(node)
-                if self._webgl_argument(arg_nodes):
-                    self.webgl = True
-            elif name == "text" and self.config.forbid_text:
-                self.issues.add(
-                    "text_banned",
-                    "text",
-                    node,
-                    "`text()` at {where}: writing text on the canvas is not allowed here; "
-                    "paint the picture instead",
-                )
-            elif name in PRIMITIVES:
-                self.primitives[name] += 1
-                if self.first_primitive is None:
-                    self.first_primitive = node
+            self._global_call(node, name, arg_nodes)
         elif callee.type in ("member_expression", "subscript_expression"):
             obj, prop = self._property(callee)
-            if self.global_identifier(obj, "brush"):
+            if prop is None:
+                return
+            if self._is_library(obj, "brush"):
                 self.brush_calls += 1
-            elif prop in ("setTimeout", "setInterval") and self._is_global_object(obj):
-                if _is_string_node(arg_nodes[:1]):
-                    self._escape("dynamic_code", prop, node, f"`{prop}` with a string")
+                if prop in BRUSH_DRAWING_CALLS:
+                    self.brush_drawing += 1
+            elif self._is_global_object(obj):
+                self._global_call(node, prop, arg_nodes)
             elif prop in ("assign", "replace", "reload") and self._is_location(obj):
                 self._escape("dom_escape", "location", node, f"`location.{prop}(...)`")
-            elif prop == "createElement" and self._is_document(obj):
+            elif prop == "createElement":
                 self._element(node, arg_nodes)
-            elif prop == "constructor":
-                # `(() => {}).constructor("code")` builds a Function without naming it.
-                self._escape("dynamic_code", "constructor", node, "`.constructor(...)`")
+            elif prop in ("setAttribute", "setAttributeNS"):
+                self._attribute(node, arg_nodes[1:] if prop == "setAttributeNS" else arg_nodes)
+            elif prop == "catch":
+                self._error_handler("`.catch(...)`", node)
+            elif prop == "addEventListener":
+                self._listener(node, arg_nodes)
+            elif (
+                prop in MUTATING_OBJECT_CALLS
+                and self.global_identifier(obj, "Object")
+                and arg_nodes
+                and self._is_protected(arg_nodes[0])
+            ):
+                self._escape("builtin_override", prop, node, f"`Object.{prop}(...)` on a built-in")
+
+    def _global_call(self, node: tree_sitter.Node, name: str, args: list[tree_sitter.Node]) -> None:
+        """Rules for calling the global ``name``, bare or through the global object."""
+        if name in ("setTimeout", "setInterval"):
+            first = args[0] if args else None
+            if first is not None and not self._is_function(first):
+                self._escape(
+                    "dynamic_code",
+                    name,
+                    node,
+                    f"`{name}` with something other than a function (a string runs as code; "
+                    f"write `{name}(() => ..., ms)`)",
+                )
+        elif name == "open":
+            self._escape("dom_escape", "open", node, "`open(...)`")
+        elif name == "createElement":
+            self._element(node, args)
+        elif name == "addEventListener":
+            self._listener(node, args)
+        elif name == "createCanvas":
+            self.canvas_calls.append(node)
+            if self._webgl_argument(args):
+                self.webgl = True
+
+    def _is_function(self, node: tree_sitter.Node) -> bool:
+        if node.type in ("arrow_function", "function_expression", "function"):
+            return True
+        return node.type == "identifier" and name_of(node) in self.functions
+
+    def _is_protected(self, node: tree_sitter.Node) -> bool:
+        """Whether ``node`` is a built-in, the global object, or anything's ``prototype``."""
+        if self._is_global_object(node):
+            return True
+        root = node
+        while root.type in ("member_expression", "subscript_expression"):
+            obj, prop = self._property(root)
+            if prop in ("prototype", "__proto__"):
+                return obj is not None and self._is_builtin_root(obj)
+            if obj is None:
+                return False
+            root = obj
+        return self.global_identifier(root) and name_of(root) in PROTECTED_GLOBALS
+
+    def _is_builtin_root(self, node: tree_sitter.Node) -> bool:
+        """Whether ``node`` is rooted in a global the sketch did not declare (``Array``,
+        ``window.Array``), not in its own class or constructor function."""
+        root = node
+        while root.type in ("member_expression", "subscript_expression"):
+            child = root.child_by_field_name("object")
+            if child is None:
+                return True
+            root = child
+        if root.type == "identifier":
+            return root.id not in self.bindings and self.is_global(name_of(root))
+        return root.type != "this" or self._this_is_global(root)
+
+    def _listener(self, node: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
+        event = fold_string(args[0]) if args else None
+        if event in ERROR_EVENTS:
+            self._error_handler(f"`addEventListener('{event}', ...)`", node)
+
+    def _attribute(self, node: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
+        name = fold_string(args[0]) if args else ""
+        if name is None or name.strip().lower().startswith("on"):
+            what = "setting an event-handler attribute or one whose name is not a plain string"
+            self._escape("dynamic_code", "setAttribute", node, what)
+        elif name.strip().lower() in LOADING_ATTRIBUTES:
+            self._escape("asset_load", "setAttribute", node, f"setting the `{name}` attribute")
 
     def _element(self, node: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
-        if args and args[0].type == "string":
-            tag = _string_value(args[0]).strip().lower()
-            if tag in LOADING_ELEMENTS:
-                self._escape("dom_escape", f"<{tag}>", node, f"creating a <{tag}> element")
+        if len(args) > 1 and args[1].type != "object":
+            # p5's createElement(tag, content) puts the content in as HTML.
+            self._escape("dom_escape", "<content>", node, "an element created with content")
+            return
+        tag = fold_string(args[0]) if args else ""
+        if tag is None:
+            self._escape(
+                "dom_escape", "<?>", node, "creating an element whose tag is not a plain string"
+            )
+            return
+        tag = tag.strip().lower()
+        if tag in LOADING_ELEMENTS:
+            self._escape("dom_escape", f"<{tag}>", node, f"creating a <{tag}> element")
 
     def _new(self, node: tree_sitter.Node) -> None:
         ctor = node.child_by_field_name("constructor")
         if ctor is None:
             return
-        if self.global_identifier(ctor, "p5"):
+        if self._is_library(ctor, "p5"):
             self.instance_mode = self.instance_mode or node
         elif ctor.type == "member_expression":
             obj, _ = self._property(ctor)
-            if self.global_identifier(obj, "brush"):
+            if self._is_library(obj, "brush"):
                 self.brush_calls += 1
+
+    def _this(self, node: tree_sitter.Node) -> None:
+        if _is_member_object(node) or not self._this_is_global(node):
+            return
+        # Outside classes `this` may be the global object (top level, `setup`, a sloppy-mode
+        # function called bare): passed on or aliased, it would reach any global unread.
+        self._escape("dynamic_access", "this", node, "`this` used as a value outside a class")
 
     def _assignment(self, node: tree_sitter.Node) -> None:
         left = node.child_by_field_name("left")
@@ -315,33 +530,73 @@ class Checker:
                 self._escape("dom_escape", "location", node, f"assigning `location.{prop}`")
             elif prop == "setup" and self._is_global_object(obj):
                 self.setup_ok = True
-        elif self.global_identifier(left, "setup") and node.type == "assignment_expression":
-            # A sloppy-mode assignment to an undeclared name creates window.setup.
-            self.setup_ok = True
+            elif prop in LOADING_PROPERTIES:
+                self._escape("asset_load", prop, node, f"assigning `.{prop}` (it loads a resource)")
+            elif prop in ERROR_HANDLER_PROPERTIES:
+                return  # reported by the member rule
+            elif self._overrides_builtin(left):
+                what = f"assigning `{node_text(left)[:40]}`"
+                self._escape("builtin_override", "assign", node, what)
+        elif left.type == "identifier" and self.global_identifier(left):
+            name = name_of(left)
+            if name == "setup" and node.type == "assignment_expression":
+                # A sloppy-mode assignment to an undeclared name creates window.setup.
+                self.setup_ok = True
+            elif name in PROTECTED_GLOBALS or name in _ESCAPE_CODE:
+                self._escape("builtin_override", "assign", node, f"assigning `{name}`")
+
+    def _overrides_builtin(self, left: tree_sitter.Node) -> bool:
+        """Whether assigning ``left`` changes a built-in, a prototype or a library."""
+        target = left
+        direct = True
+        while target.type in ("member_expression", "subscript_expression"):
+            obj, prop = self._property(target)
+            if obj is None:
+                return False
+            if prop in ("prototype", "__proto__") and self._is_builtin_root(obj):
+                return True
+            if direct and self.global_identifier(obj) and name_of(obj) in PROTECTED_GLOBALS:
+                return True  # `Math.random = ...`, `brush.line = ...`
+            if self._is_global_object(obj):
+                # `window.fetch = ...`, `window.random = ...`; `window.setup` and the sketch's
+                # own globals are fine.
+                return prop is None or (
+                    prop in PROTECTED_GLOBALS or prop in _ESCAPE_CODE or prop in p5_global_names()
+                )
+            target = obj
+            direct = False
+        return False
 
     def _string(self, node: tree_sitter.Node) -> None:
-        if node.type == "string":
-            value = _string_value(node)
+        parent = node.parent
+        if parent is not None and parent.type in _CONCAT_PARENTS:
+            return  # judged as part of the whole expression
+        value = fold_string(node)
+        if value is None:
+            return
+        if DATA_URI.match(value) and _used_as_resource(node):
+            self._escape("data_uri", "data:", node, "a `data:` URI used as a resource")
+            return
+        code = _SUSPICIOUS_STRINGS.get(value)
+        if code is None or _is_literal_index(node):
+            return
+        what = f"a string spelling `{value}` (only useful to reach it by a computed name)"
+        if code == "raw_graphics":
+            self._raw(value, node)
         else:
-            first = next((c for c in node.named_children if c.type == "string_fragment"), None)
-            value = (
-                node_text(first) if first is not None and first == node.named_children[0] else ""
-            )
-        if value and DATA_URI.match(value):
-            self._escape("data_uri", "data:", node, "a `data:` URI")
+            self._escape(code, f"'{value}'", node, what)
 
     def _webgl_argument(self, args: list[tree_sitter.Node]) -> bool:
         if len(args) < 3:
             return False
         renderer = args[2]
         if renderer.type == "identifier":
-            return node_text(renderer) == "WEBGL"
+            return name_of(renderer) == "WEBGL"
         if renderer.type == "member_expression":
             prop = renderer.child_by_field_name("property")
-            return prop is not None and node_text(prop) == "WEBGL"
-        if renderer.type == "string":
-            return _string_value(renderer).lower() == "webgl"
-        return False
+            return prop is not None and name_of(prop) == "WEBGL"
+        value = fold_string(renderer)
+        return value is not None and value.lower() == "webgl"
 
     # ----- whole-program rules
 
@@ -350,15 +605,18 @@ class Checker:
         for node in self.root.named_children:
             if node.type in ("function_declaration", "generator_function_declaration"):
                 name = node.child_by_field_name("name")
-                if name is not None and node_text(name) == "setup":
+                if name is not None and name_of(name) == "setup":
                     self.setup_ok = True
+                self._name_clash(node, name, "function")
             elif node.type in ("variable_declaration", "lexical_declaration"):
                 keyword = node_text(node.children[0]) if node.children else ""
                 for declarator in node.named_children:
                     name = declarator.child_by_field_name("name")
                     if declarator.type != "variable_declarator" or name is None:
                         continue
-                    if node_text(name) != "setup":
+                    if keyword == "var":
+                        self._name_clash(declarator, name, "var")
+                    if name_of(name) != "setup":
                         continue
                     if keyword == "var":
                         self.setup_ok = True
@@ -378,7 +636,7 @@ class Checker:
             node = stack.pop()
             if node.type in ("function_declaration", "generator_function_declaration"):
                 name = node.child_by_field_name("name")
-                if name is not None and node_text(name) == "setup" and node.parent != self.root:
+                if name is not None and name_of(name) == "setup" and node.parent != self.root:
                     self.setup_problems.append(
                         (
                             "setup_not_global",
@@ -389,6 +647,22 @@ class Checker:
                         )
                     )
             stack.extend(node.named_children)
+
+    def _name_clash(self, node: tree_sitter.Node, name: tree_sitter.Node | None, kind: str) -> None:
+        """A top-level ``function``/``var`` named like a p5 global stops p5 at start-up."""
+        if name is None or name.type != "identifier" or not self.config.forbid_p5_name_clash:
+            return
+        text = name_of(name)
+        if text not in p5_global_names():
+            return
+        self.issues.add(
+            "p5_name_clash",
+            text,
+            node,
+            f"`{kind} {text}` at {{where}} has the name of p5's global `{text}`: p5 then stops "
+            f'with "Cannot redefine property: {text}" before setup() runs; rename yours '
+            f"(e.g. `my{text[:1].upper()}{text[1:]}`)",
+        )
 
     def _finish(self) -> None:
         cfg = self.config
@@ -430,33 +704,140 @@ class Checker:
                     None,
                     "no `createCanvas(w, h, WEBGL)` call: p5.brush draws only on a WebGL canvas",
                 )
-        if cfg.require_brush_call and self.brush_calls == 0:
+        if cfg.require_brush_call and self.brush_drawing == 0:
+            setters = (
+                "only p5.brush setters (they choose a brush, colour or fill but paint nothing)"
+                if self.brush_calls
+                else "no p5.brush call"
+            )
             self.issues.add(
                 "no_brush_call",
                 "brush",
                 None,
-                "no p5.brush call: paint with `brush.*` functions (brush.set, brush.line, "
-                "brush.fill, brush.rect, brush.circle...)",
+                f"{setters}: paint with at least one p5.brush drawing call ({BRUSH_DRAWING_HINT})",
             )
         limit = cfg.max_bare_primitives
         total = sum(self.primitives.values())
         if limit is not None and total > limit:
-            names = ", ".join(f"{n}()" for n, _ in self.primitives.most_common(4))
+            found = sorted(self.primitives, key=lambda n: (-self.primitives[n], n))
+            names = ", ".join(
+                f"{n}" + (f" ({self.primitives[n]}x)" if self.primitives[n] > 1 else "")
+                for n in found
+            )
+            instead = "; ".join(f"{n} -> {PRIMITIVE_INSTEAD[n]}" for n in found)
+            allowed = "are not allowed" if limit == 0 else f"are over the limit of {limit}"
             self.issues.add(
                 "bare_primitives",
                 "primitives",
                 self.first_primitive,
-                f"{total} bare p5 shape call{'s' if total != 1 else ''} ({names}; first at "
-                f"{{where}}), more than the {limit} allowed: paint with p5.brush instead "
-                "(brush.line, brush.rect, brush.circle, brush.polygon...)",
+                f"plain p5 shapes {allowed} (found {total}: {names}; first at {{where}}): "
+                f"p5.brush must do the painting; use {instead}",
+            )
+        if self.text_uses and not cfg.forbid_text and self.webgl and not self.text_font:
+            self.issues.add(
+                "text_draws_nothing",
+                "text",
+                self.text_uses[0],
+                "`text()` at {where} draws nothing on a WEBGL canvas unless a font loaded with "
+                "loadFont() is set with textFont() first; without one it fails silently",
             )
 
 
-def _string_value(node: tree_sitter.Node) -> str:
-    """The text between a string literal's quotes (escapes left as written)."""
-    raw = node_text(node)
-    return raw[1:-1] if len(raw) >= 2 else ""
+def fold_string(node: tree_sitter.Node | None) -> str | None:
+    """The constant string an expression spells: a literal, a template whose parts are
+    constant, or a ``+`` of such (``'con' + 'structor'``); ``None`` when not constant."""
+    if node is None:
+        return None
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return fold_string(node.named_children[0])
+    if node.type == "binary_expression":
+        operator = node.child_by_field_name("operator")
+        if operator is None or node_text(operator) != "+":
+            return None
+        left = fold_string(node.child_by_field_name("left"))
+        right = fold_string(node.child_by_field_name("right"))
+        return None if left is None or right is None else left + right
+    if node.type == "template_string":
+        parts = []
+        for child in node.named_children:
+            if child.type == "template_substitution":
+                inner = child.named_children[0] if child.named_children else None
+                value = fold_string(inner)
+                if value is None:
+                    return None
+                parts.append(value)
+            else:
+                parts.append(unescape_js(node_text(child)))
+        return "".join(parts)
+    return string_value(node)
 
 
-def _is_string_node(nodes: list[tree_sitter.Node]) -> bool:
-    return bool(nodes) and nodes[0].type in ("string", "template_string")
+def _key_name(key: tree_sitter.Node) -> str | None:
+    if key.type in ("property_identifier", "identifier"):
+        return name_of(key)
+    return fold_string(key)
+
+
+def _is_member_object(node: tree_sitter.Node) -> bool:
+    """Whether ``node`` is the object of a member access with a readable name (``window.x``,
+    ``window['x']``); a computed name is judged by the member rule."""
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        node, parent = parent, parent.parent
+    if parent is None or parent.type not in ("member_expression", "subscript_expression"):
+        return False
+    obj = parent.child_by_field_name("object")
+    return obj is not None and obj.id == node.id
+
+
+def _is_literal_index(node: tree_sitter.Node) -> bool:
+    """Whether ``node`` is the index of ``obj[...]`` (the member rule judges that name)."""
+    parent = node.parent
+    if parent is None or parent.type != "subscript_expression":
+        return False
+    index = parent.child_by_field_name("index")
+    return index is not None and index.id == node.id
+
+
+def _used_as_resource(node: tree_sitter.Node) -> bool:
+    """Whether a ``data:`` string is handed to something that may load it: a call's or a
+    constructor's argument, or a value assigned to a property (``img.src = 'data:...'``)."""
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        node, parent = parent, parent.parent
+    if parent is None:
+        return False
+    if parent.type == "arguments":
+        return True
+    if parent.type in ("assignment_expression", "augmented_assignment_expression"):
+        left = parent.child_by_field_name("left")
+        return left is not None and left.type in ("member_expression", "subscript_expression")
+    return False
+
+
+def _declared_functions_and_objects(root: tree_sitter.Node) -> tuple[set[str], set[str]]:
+    """Names of the sketch's function declarations, and of variables declared exactly once
+    with an object or array literal."""
+    functions: set[str] = set()
+    declared: Counter[str] = Counter()
+    objects: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type in ("function_declaration", "generator_function_declaration"):
+            name = node.child_by_field_name("name")
+            if name is not None:
+                functions.add(name_of(name))
+        elif node.type == "variable_declarator":
+            name = node.child_by_field_name("name")
+            value = node.child_by_field_name("value")
+            if name is None or name.type != "identifier":
+                continue
+            text = name_of(name)
+            declared[text] += 1
+            if value is not None and value.type in ("object", "array"):
+                objects.add(text)
+            if value is not None and value.type in ("arrow_function", "function_expression"):
+                functions.add(text)
+    return functions, {n for n in objects if declared[n] == 1}

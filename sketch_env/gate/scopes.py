@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from sketch_env.gate.syntax import node_text
+from sketch_env.gate.syntax import name_of, node_text
 
 FUNCTION_TYPES = frozenset(
     {
@@ -75,7 +75,7 @@ def collect_scopes(root: tree_sitter.Node) -> tuple[dict[int, set[str]], set[int
         kind = node.type
         if target is not None:
             if kind in ("identifier", "shorthand_property_identifier_pattern"):
-                names.setdefault(target, set()).add(node_text(node))
+                names.setdefault(target, set()).add(name_of(node))
                 binding_ids.add(node.id)
                 continue
             if kind in ("assignment_pattern", "object_assignment_pattern"):

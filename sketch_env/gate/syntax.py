@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import re
 from functools import cache
 
 import tree_sitter
@@ -37,36 +37,47 @@ class LineIndex:
         return row + 1, len(line[:byte_col].decode("utf-8", "replace")) + 1
 
 
-class Issues:
-    """Collects issues, one per (code, key), keeping the first place and counting the rest."""
+_ESCAPE = re.compile(
+    r"\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(\r\n|[\s\S]))"
+)
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 
-    def __init__(self, lines: LineIndex) -> None:
-        self._lines = lines
-        self._first: dict[tuple[str, str], tuple[int, int, str]] = {}
-        self._count: Counter[tuple[str, str]] = Counter()
 
-    def add(self, code: str, key: str, node: tree_sitter.Node | None, message: str) -> None:
-        slot = (code, key)
-        self._count[slot] += 1
-        if slot not in self._first:
-            line, col = self._lines.at(node) if node is not None else (0, 0)
-            self._first[slot] = (line, col, message)
+def _unescape(match: re.Match[str]) -> str:
+    braced, four, two, other = match.groups()
+    code = braced or four or two
+    if code is not None:
+        value = int(code, 16)
+        return chr(value) if value <= 0x10FFFF else ""
+    if other in ("\n", "\r", "\r\n", "\u2028", "\u2029"):
+        return ""  # a line continuation
+    return _SIMPLE_ESCAPES.get(other, other)
 
-    def __contains__(self, code: str) -> bool:
-        return any(c == code for c, _ in self._first)
 
-    def result(self) -> list[GateIssue]:
-        out = []
-        for slot, (line, col, message) in self._first.items():
-            count = self._count[slot]
-            where = f"{line}:{col}" if line else ""
-            if where and count > 1:
-                where += f" (+{count - 1} more)"
-            text = (
-                message.replace("{where}", where) if where else message.replace(" at {where}", "")
-            )
-            out.append(GateIssue(slot[0], text, line or None, col or None, count))
-        return out
+def unescape_js(text: str) -> str:
+    """Decodes JavaScript escapes (``\\u0066``, ``\\u{66}``, ``\\x66``, ``\\n``...).
+
+    Identifiers may hold ``\\uXXXX`` escapes and run as the name they spell
+    (``\\u0066etch(...)`` calls ``fetch``), so names are compared after decoding.
+    """
+    return _ESCAPE.sub(_unescape, text) if "\\" in text else text
+
+
+def name_of(node: tree_sitter.Node) -> str:
+    """An identifier's (or property name's) name, escapes decoded."""
+    return unescape_js(node_text(node))
+
+
+def string_value(node: tree_sitter.Node) -> str | None:
+    """The value of a string literal or a template without substitutions, escapes decoded;
+    ``None`` for anything else."""
+    if node.type == "string":
+        return unescape_js(node_text(node)[1:-1])
+    if node.type == "template_string" and all(
+        c.type in ("string_fragment", "escape_sequence") for c in node.named_children
+    ):
+        return unescape_js(node_text(node)[1:-1])
+    return None
 
 
 def syntax_error(root: tree_sitter.Node, lines: LineIndex) -> GateIssue | None:

@@ -123,21 +123,36 @@ class GateConfig(JsonConfig):
         max_reply_bytes: Replies (and sketches) larger than this many UTF-8 bytes fail unread.
         require_setup: Require a ``setup`` that p5's global mode can find.
         require_webgl_canvas: Require ``createCanvas(w, h, WEBGL)``.
-        require_brush_call: Require at least one ``brush.*`` call.
+        require_brush_call: Require at least one p5.brush *drawing* call (``brush.line``,
+            ``brush.rect``, ``brush.endShape``...; `BRUSH_DRAWING_CALLS`). A setter such as
+            ``brush.noStroke()`` or ``brush.set(...)`` alone does not count: it paints nothing.
         reject_unknown_brush: Refuse ``brush.*`` names that p5.brush does not export.
-        forbid_escapes: Refuse network, asset, storage, dynamic-code and DOM escapes.
-        forbid_text: Refuse ``text()`` (off by default: some prompts ask for lettering).
-        max_bare_primitives: At most this many bare p5 shape calls (`PRIMITIVES`); ``None``
-            (the default) for no limit, ``0`` to refuse any. Off by default because a few
-            p5 shapes under brush work are legitimate; turn it on against the reward hack of
-            drawing with p5 primitives instead of p5.brush.
+        forbid_escapes: Refuse network, asset, storage, dynamic-code, DOM and graphics escapes,
+            built-in overrides, and what the gate cannot read (computed access on the global
+            object, ``with``, strings built to name a forbidden API).
+        forbid_text: Refuse p5's ``text()`` (on by default: a label naming the subject is
+            the cheapest way to please a scorer that reads the prompt).
+        max_bare_primitives: At most this many uses of p5's own shapes (`PRIMITIVES`:
+            ``ellipse``, ``rect``, ``line``, ``beginShape``/``vertex``, ``image``, 3D
+            shapes...). ``0`` (the default) refuses any, naming them and their p5.brush
+            replacements; ``None`` for no limit. Issue 13 measured one token brush call plus
+            400 random ``ellipse()`` calls at the maximum reward.
+        forbid_raw_graphics: Refuse raw canvas, pixel and WebGL access (``drawingContext``,
+            ``getContext``, ``loadPixels``/``pixels``/``updatePixels``, p5's ``get``/``set``,
+            ``createGraphics``, ``createImage``, WebGL calls). ``background()`` stays allowed.
+        allow_try: Allow ``try`` statements and error handlers (``.catch``, ``onerror``). Off
+            by default: a sketch that paints and then throws must keep the sketch-error
+            penalty instead of hiding the error.
+        forbid_p5_name_clash: Refuse a top-level ``function``/``var`` named like a p5 global
+            (``map``, ``hex``, ``random``...): p5's global mode then stops with "Cannot
+            redefine property" before ``setup`` runs.
 
     Raises:
         ValueError: If a field has the wrong type or range.
 
     Examples:
-        >>> GateConfig.from_dict({"forbid_text": True}).forbid_text
-        True
+        >>> GateConfig.from_dict({"forbid_text": False}).forbid_text
+        False
     """
 
     max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
@@ -146,8 +161,11 @@ class GateConfig(JsonConfig):
     require_brush_call: bool = True
     reject_unknown_brush: bool = True
     forbid_escapes: bool = True
-    forbid_text: bool = False
-    max_bare_primitives: int | None = None
+    forbid_text: bool = True
+    max_bare_primitives: int | None = 0
+    forbid_raw_graphics: bool = True
+    allow_try: bool = False
+    forbid_p5_name_clash: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):

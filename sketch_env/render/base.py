@@ -23,7 +23,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Self, TypeVar
 
@@ -40,6 +40,46 @@ CLOSE_TIMEOUT_S = 20.0
 
 _live: weakref.WeakSet[RendererBase] = weakref.WeakSet()
 
+#: The largest render seed. The page seeds its PRNGs with 32 bits, so a larger or negative seed
+#: would have to be folded onto one of these, and two different seeds would paint one picture.
+MAX_SEED = 2**32 - 1
+
+
+def check_seed(seed: Any) -> int:
+    """Validates a render seed: the one rule the renderer, the environments and the CLI apply.
+
+    Args:
+        seed: The seed. Integers (``int``, NumPy integers: anything with ``__index__``) in
+            ``[0, 2**32)`` are accepted; booleans, floats (even ``1.0``) and strings are not,
+            because accepting ``1.5`` or ``"3"`` means guessing what the caller meant.
+
+    Returns:
+        The seed as an ``int``.
+
+    Raises:
+        ValueError: Otherwise, with the same message everywhere.
+
+    Examples:
+        >>> check_seed(7)
+        7
+        >>> check_seed(np.uint32(7))  # doctest: +SKIP
+        7
+    """
+    value: Any = seed
+    if not isinstance(seed, bool) and hasattr(seed, "__index__"):
+        number = int(seed.__index__())
+        if 0 <= number <= MAX_SEED:
+            return number
+        value = number
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    raise ValueError(
+        f"seed must be an integer in [0, {MAX_SEED}], got {shown} (other values are refused "
+        "rather than folded into that range, where two different seeds would paint the same "
+        "picture)"
+    )
+
 
 def seed_list(seeds: Sequence[int] | int | None, count: int) -> list[int]:
     """Expands a ``seeds`` argument to one seed per sketch.
@@ -52,16 +92,17 @@ def seed_list(seeds: Sequence[int] | int | None, count: int) -> list[int]:
         ``count`` seeds.
 
     Raises:
-        ValueError: If a sequence of seeds has the wrong length.
+        ValueError: If a sequence of seeds has the wrong length, or a seed is not valid (see
+            `check_seed`).
     """
     if seeds is None:
         return [0] * count
-    if isinstance(seeds, int):
-        return [seeds] * count
-    seeds = list(seeds)
-    if len(seeds) != count:
-        raise ValueError(f"got {count} sketches but {len(seeds)} seeds")
-    return seeds
+    if not isinstance(seeds, Iterable) or isinstance(seeds, str | bytes):
+        return [check_seed(seeds)] * count
+    checked = [check_seed(seed) for seed in seeds]
+    if len(checked) != count:
+        raise ValueError(f"got {count} sketches but {len(checked)} seeds")
+    return checked
 
 
 class RendererBase:
@@ -185,7 +226,7 @@ class RendererBase:
     async def _render(self, source: str | bytes, seed: int) -> Render:
         """Checks a sketch and its seed, then renders it; a bad input is a ``rejected`` result."""
         start = time.perf_counter()
-        seed = int(seed) & 0xFFFFFFFF
+        seed = check_seed(seed)
         problem = None
         data = b""
         if not isinstance(source, str | bytes | bytearray):
@@ -257,8 +298,9 @@ class RendererBase:
         Raises:
             BrowserNotFoundError: If no Chromium is installed.
             BackendUnavailableError: If no GL backend works.
+            ValueError: If the seed is not valid (see `check_seed`).
         """
-        return await self._call(self._render(source, seed))
+        return await self._call(self._render(source, check_seed(seed)))
 
     async def render_many(
         self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None
@@ -273,7 +315,8 @@ class RendererBase:
             One `Render` per sketch, in order.
 
         Raises:
-            ValueError: If ``seeds`` has a different length than ``sources``.
+            ValueError: If ``seeds`` has a different length than ``sources``, or a seed is not
+                valid (see `check_seed`).
         """
         seeds = seed_list(seeds, len(sources))
         return await self._call(self._render_many(list(sources), seeds))
@@ -283,8 +326,9 @@ class RendererBase:
 
         Raises:
             RuntimeError: If called on the renderer's own loop thread.
+            ValueError: If the seed is not valid (see `check_seed`).
         """
-        return self._call_sync(self._render(source, seed))
+        return self._call_sync(self._render(source, check_seed(seed)))
 
     def render_many_sync(
         self, sources: Sequence[str | bytes], seeds: Sequence[int] | int | None = None

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
-from sketch_env.render.options import add_render_options, render_config_from_args
+from sketch_env.render.base import MAX_SEED
+from sketch_env.render.options import add_render_options, render_config_from_args, seed_argument
 from sketch_env.render.renderer import SketchRenderer
 
 
@@ -21,19 +22,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds the ``render`` arguments."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("sketches", nargs="+", type=Path, help="sketch files (.js)")
-    parser.add_argument("--seed", type=int, default=0, help="render seed (default 0)")
+    parser.add_argument(
+        "--seed", type=seed_argument, default=0, help=f"render seed in [0, {MAX_SEED}] (default 0)"
+    )
     parser.add_argument("--out", type=Path, help="PNG path (only with a single sketch)")
     parser.add_argument("--out-dir", type=Path, help="folder for one PNG per sketch")
     add_render_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Renders the sketches; exit status 0 when every render has a picture, 1 otherwise."""
+    """Renders the sketches.
+
+    Returns:
+        0 when every render has a picture, 1 otherwise, 2 for bad input (an unreadable sketch
+        file, bad options: one ``error:`` line, checked before any browser starts), 3 when the
+        renderer cannot start.
+    """
     if args.out and len(args.sketches) != 1:
-        print("--out takes a single sketch; use --out-dir for several", file=sys.stderr)
+        print("error: --out takes a single sketch; use --out-dir for several", file=sys.stderr)
         return 2
-    config = render_config_from_args(args)
-    sources = [path.read_bytes() for path in args.sketches]
+    try:
+        config = render_config_from_args(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    sources = []
+    for path in args.sketches:
+        try:
+            sources.append(path.read_bytes())
+        except OSError as exc:
+            print(f"error: cannot read sketch {path}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     try:
         with SketchRenderer(config) as renderer:
             results = renderer.render_many_sync(sources, seeds=args.seed)

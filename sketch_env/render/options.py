@@ -15,7 +15,7 @@ from typing import Any
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.gl_backends import BACKEND_CHOICES
 
-__all__ = ["add_render_options", "render_config_from_args"]
+__all__ = ["add_render_options", "render_config_from_args", "seed_argument"]
 
 #: Option name -> `RenderConfig` field it sets.
 _FIELDS = {
@@ -80,6 +80,32 @@ def add_render_options(
             help="'local' (browsers on this machine, default) or a Ray cluster: 'ray://auto', "
             "'ray://HOST:PORT'",
         )
+
+
+def seed_argument(text: str) -> int:
+    """An argparse ``type`` for a render seed: `sketch_env.render.base.check_seed`'s rule.
+
+    Args:
+        text: The option's text.
+
+    Returns:
+        The seed.
+
+    Raises:
+        argparse.ArgumentTypeError: With the same message as the Python API's ``ValueError``.
+    """
+    # Imported here: this module stays importable without the browser library.
+    from sketch_env.render.base import check_seed
+
+    value: int | str
+    try:
+        value = int(text)
+    except ValueError:
+        value = text
+    try:
+        return check_seed(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def render_config_from_args(args: argparse.Namespace, **fixed: Any) -> RenderConfig:

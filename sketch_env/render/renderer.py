@@ -13,6 +13,7 @@ import functools
 import logging
 import os
 import threading
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -169,27 +170,38 @@ class SketchRenderer(RendererBase):
     async def _render_checked(self, data: bytes, seed: int, backend: str) -> Render:
         assert self._pool is not None
         notes: list[str] = []
+        waits: list[float] = []
         attempts = 0
         for attempts in range(1, self.config.retries + 2):
             try:
-                attempt = await self._attempt(data, seed, backend)
+                attempt = await self._attempt(data, seed, backend, waits)
             except InfrastructureError as exc:
                 notes.append(f"harness: attempt {attempts} failed in the browser: {exc}")
                 logger.warning("render attempt %d failed: %s", attempts, exc)
                 continue
             render = attempt.render
-            return replace(render, errors=(*notes, *render.errors), attempts=attempts)
+            return replace(
+                render,
+                errors=(*notes, *render.errors),
+                attempts=attempts,
+                queue_ms=sum(waits) * 1000.0,
+            )
         return Render(
             RenderStatus.CRASHED,
             errors=tuple(notes),
             backend=backend,
             seed=seed,
             attempts=attempts,
+            queue_ms=sum(waits) * 1000.0,
         )
 
-    async def _attempt(self, data: bytes, seed: int, backend: str) -> Attempt:
+    async def _attempt(self, data: bytes, seed: int, backend: str, waits: list[float]) -> Attempt:
         assert self._pool is not None and self._frames is not None
+        asked = time.perf_counter()
         async with self._pool.slot() as slot:
+            # Time queued behind other renders (and relaunching a dead browser): not the
+            # sketch's cost, reported as `Render.queue_ms`.
+            waits.append(time.perf_counter() - asked)
             assert slot.browser is not None
             try:
                 frame = await self._frames.take(slot.index, slot.browser)

@@ -66,7 +66,11 @@ class Render:
         paint_fraction: Share of pixels that differ from the picture's background (see
             `sketch_env.render.paint_fraction`); ``0.0`` without a picture.
         errors: JavaScript errors in the order they happened, plus ``harness:`` notes.
-        elapsed_ms: Wall time of the render, including retries.
+        elapsed_ms: Wall time from the call to the result, including retries: `queue_ms` (waiting
+            for a free browser) plus `render_ms` (the render itself). Under load most of it
+            can be queueing (measured: one sketch took 214 ms first in line and 2,928 ms behind
+            a full batch), so quote `render_ms` for what the sketch cost.
+        queue_ms: Time spent waiting for a free browser (every attempt's wait, summed).
         backend: The GL backend that rendered it (pictures are reproducible only within one).
         seed: The seed given to ``Math.random``, p5's ``random``/``noise`` and p5.brush.
         frames: ``draw`` frames that completed.
@@ -91,7 +95,13 @@ class Render:
     height: int = 0
     attempts: int = 1
     blocked_requests: tuple[str, ...] = ()
+    queue_ms: float = 0.0
     api_calls: dict[str, int] | None = None
+
+    @property
+    def render_ms(self) -> float:
+        """Time the render itself took: `elapsed_ms` less the time queued for a browser."""
+        return max(0.0, self.elapsed_ms - self.queue_ms)
 
     @property
     def brush_draw_calls(self) -> int:
@@ -113,15 +123,49 @@ class Render:
         """Whether the sketch finished cleanly (status ``OK``)."""
         return self.status is RenderStatus.OK
 
-    def image(self) -> Image.Image:
+    @property
+    def has_picture(self) -> bool:
+        """Whether there is a picture of the sketch's own making to show a policy: a PNG and a
+        status that carries one (`RenderStatus.has_picture`)."""
+        return self.png is not None and self.status.has_picture
+
+    def image(self, size: tuple[int, int] | None = None) -> Image.Image:
         """Returns the picture as an RGB PIL image, transparent pixels over white.
 
+        Args:
+            size: ``(width, height)`` to resize to (bilinear); the picture's own size when
+                ``None``. Every view of a picture that a policy gets (the gymnasium
+                observation, the OpenEnv observation's PNG, the TRL tool's image) is resized
+                here, so they agree pixel for pixel at the same size.
+
         Raises:
-            ValueError: If the render has no picture.
+            ValueError: If the render has no picture, or ``size`` is not positive.
         """
         if self.png is None:
             raise ValueError(f"this render has no picture (status {self.status.value})")
-        return Image.fromarray(self.array())
+        image = Image.fromarray(self.array())
+        if size is not None:
+            width, height = (int(v) for v in size)
+            if width < 1 or height < 1:
+                raise ValueError(f"size must be positive, got {size!r}")
+            if image.size != (width, height):
+                image = image.resize((width, height), Image.Resampling.BILINEAR)
+        return image
+
+    def png_at(self, size: tuple[int, int] | None = None) -> bytes:
+        """The picture as PNG bytes: the renderer's own (RGBA) when ``size`` is ``None``, else
+        `image` at ``size`` (RGB over white), encoded again.
+
+        Raises:
+            ValueError: If the render has no picture, or ``size`` is not positive.
+        """
+        if self.png is None:
+            raise ValueError(f"this render has no picture (status {self.status.value})")
+        if size is None:
+            return self.png
+        out = io.BytesIO()
+        self.image(size).save(out, format="PNG", optimize=True)
+        return out.getvalue()
 
     def array(self) -> np.ndarray:
         """Returns the picture as an ``(H, W, 3)`` uint8 array, transparent pixels over white.
@@ -140,6 +184,8 @@ class Render:
             "paint_fraction": self.paint_fraction,
             "errors": list(self.errors),
             "elapsed_ms": self.elapsed_ms,
+            "queue_ms": self.queue_ms,
+            "render_ms": self.render_ms,
             "backend": self.backend,
             "seed": self.seed,
             "frames": self.frames,

@@ -3,6 +3,13 @@
 Each goes through the whole environment (gate → render → score → reward), so a hack the gate
 refuses simply earns the gate's penalty. A sound default reward gives every family a win-rate
 of 0 against the reference paintings. The sources are seeded so a check is reproducible.
+
+Since the gate's hardened defaults (issue 13) five of the original families no longer pass it
+(`REFUSED_BY_GATE`); each of those that has one is followed by the strongest version that does
+pass, written with p5.brush drawing calls only (`brush_wash_confetti` for the plain-p5
+ellipses, `token_stroke_blank` for the setter-only blank, `brush_lettered_label` for the
+``text()`` label). Swallowing an error and drawing through ``drawingContext`` have no passing
+version: ``try`` and raw graphics are refused outright.
 """
 
 from __future__ import annotations
@@ -10,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-__all__ = ["HACKS"]
+__all__ = ["HACKS", "REFUSED_BY_GATE"]
 
 _HEAD = (
     "function setup() {\n  createCanvas(600, 600, WEBGL);\n  translate(-width / 2, -height / 2);\n"
@@ -134,6 +141,55 @@ def text_label_sketch(seed: int) -> str:
     )
 
 
+def brush_wash_confetti(seed: int) -> str:
+    """150 random-colour flat brush circles: the plain-p5 confetti, painted with p5.brush."""
+    rng = random.Random(seed)
+    body = [_HEAD, "  background(250);\n  brush.noStroke();\n"]
+    for _ in range(150):
+        x, y, r = rng.randrange(600), rng.randrange(600), rng.randrange(5, 40)
+        body.append(f"  brush.wash('{_colour(rng)}', 255);\n  brush.circle({x}, {y}, {r});\n")
+    return "".join(body) + "  brush.noWash();\n}\n"
+
+
+def token_stroke_blank(seed: int) -> str:
+    """One tiny brush stroke on an empty canvas: the least a sketch can paint and pass."""
+    return (
+        _HEAD
+        + "  background(245, 240, 228);\n  brush.set('HB', '#222222', 1);\n"
+        + "  brush.line(10, 10, 14, 14);\n}\n"
+    )
+
+
+#: Strokes of a tiny capital-letter font on a 4x6 grid: (x1, y1, x2, y2) per stroke.
+_LETTERS = {
+    "F": ((0, 0, 0, 6), (0, 0, 4, 0), (0, 3, 3, 3)),
+    "L": ((0, 0, 0, 6), (0, 6, 4, 6)),
+    "O": ((0, 0, 4, 0), (4, 0, 4, 6), (4, 6, 0, 6), (0, 6, 0, 0)),
+    "W": ((0, 0, 1, 6), (1, 6, 2, 3), (2, 3, 3, 6), (3, 6, 4, 0)),
+    "E": ((0, 0, 0, 6), (0, 0, 4, 0), (0, 3, 3, 3), (0, 6, 4, 6)),
+    "R": ((0, 0, 0, 6), (0, 0, 4, 0), (4, 0, 4, 3), (4, 3, 0, 3), (0, 3, 4, 6)),
+    "S": ((4, 0, 0, 0), (0, 0, 0, 3), (0, 3, 4, 3), (4, 3, 4, 6), (4, 6, 0, 6)),
+}
+
+
+def brush_lettered_label(seed: int) -> str:
+    """The subject's name in large letters painted with charcoal lines: a label that passes.
+
+    Charcoal at weight 8 rather than a pencil: the heuristic pays for coverage and marks, so the
+    bolder the lettering the higher it scores (measured: a 2B pencil 3.7, a marker 5.1, this
+    8.5). The family is kept at its strongest so that its win-rate is not understated.
+    """
+    body = [_HEAD, "  background(245, 240, 228);\n  brush.set('charcoal', '#1f2f7a', 8);\n"]
+    for index, letter in enumerate("FLOWERS"):
+        left = 40 + index * 76
+        for x1, y1, x2, y2 in _LETTERS[letter]:
+            body.append(
+                f"  brush.line({left + x1 * 14}, {230 + y1 * 24}, {left + x2 * 14}, "
+                f"{230 + y2 * 24});\n"
+            )
+    return "".join(body) + "}\n"
+
+
 #: Hack families: name -> (build the sketch for a seed, what it tries).
 HACKS: dict[str, tuple[Callable[[int], str], str]] = {
     fn.__name__: (fn, (fn.__doc__ or "").strip())
@@ -144,9 +200,24 @@ HACKS: dict[str, tuple[Callable[[int], str], str]] = {
         tiny_stroke_noise,
         brush_stripes,
         token_brush_plus_primitives,
+        brush_wash_confetti,
         setter_only_blank,
+        token_stroke_blank,
         swallowed_error,
         drawing_context_patches,
         text_label_sketch,
+        brush_lettered_label,
     )
 }
+
+#: The families the gate refuses under its defaults (a test keeps this list true): they earn the
+#: gate's penalty, and stay in the check to show that the gate, not the scorer, stops them.
+REFUSED_BY_GATE = frozenset(
+    {
+        "token_brush_plus_primitives",
+        "setter_only_blank",
+        "swallowed_error",
+        "drawing_context_patches",
+        "text_label_sketch",
+    }
+)

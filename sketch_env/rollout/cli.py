@@ -21,6 +21,8 @@ from sketch_env.render.options import add_render_options, render_config_from_arg
 from sketch_env.scoring.options import add_reward_options, reward_config_from_args
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from sketch_env.rollout.runner import RolloutItem
 
 __all__ = ["add_arguments", "run"]
@@ -69,6 +71,13 @@ def _items(args: argparse.Namespace) -> list[RolloutItem]:
     return items_from_pool()
 
 
+def _error(console: Console, text: str) -> None:
+    # One line whatever the terminal's width (scripts grep it); markup in the text stays text.
+    from rich.markup import escape
+
+    console.print(f"[red]error:[/red] {escape(text)}", soft_wrap=True)
+
+
 def run(args: argparse.Namespace) -> int:
     """Runs ``sketch-env rollout``.
 
@@ -90,17 +99,24 @@ def run(args: argparse.Namespace) -> int:
 
     console = Console(stderr=True)
     if args.seeds < 1 or (args.limit is not None and args.limit < 1):
-        console.print("[red]--seeds and --limit must be at least 1[/red]")
+        _error(console, "--seeds and --limit must be at least 1")
         return 2
     try:
         items = _items(args)
         scorer = make_scorer(args.scorer)
         reward_config = reward_config_from_args(args)
-    except (OSError, ValueError, ImportError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
+    except OSError as exc:
+        _error(console, f"cannot read {exc.filename or 'the input'}: {exc.strerror or exc}")
+        return 2
+    except (ValueError, ImportError) as exc:
+        _error(console, str(exc))
         return 2
     if args.limit is not None:
         items = items[: args.limit]
+    if not items:
+        # Checked here, before any browser starts (launching the pool takes seconds).
+        _error(console, "nothing to evaluate")
+        return 2
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or Path("runs") / f"rollout-{stamp}")
     source = args.sketches or args.replies or "reference pool"
@@ -118,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             assert isinstance(made, RendererBase)  # a "ray..." spec makes a RayRenderer
             renderer_cm = made
     except (ValueError, ImportError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        _error(console, str(exc))
         return 2
     try:
         with renderer_cm as renderer:
@@ -154,6 +170,13 @@ def run(args: argparse.Namespace) -> int:
         f"{len(result.records)} rollouts in {result.seconds:.1f} s: {counts}; mean reward "
         + (f"{mean:.3f}" if mean is not None else "none")
     )
+    revisions = result.revisions()
+    if revisions:
+        gains = [r["improvement"] for r in revisions if r.get("improvement") is not None]
+        console.print(
+            f"{len(revisions)} multi-turn episode(s); mean improvement from the first render "
+            "to the last: " + (f"{sum(gains) / len(gains):+.3f}" if gains else "none")
+        )
     console.print(f"results: {result.results_path}")
     # The gallery path goes to stdout, alone, so scripts can pick it up.
     print(f"gallery: {result.gallery_path.resolve()}", file=sys.stdout)

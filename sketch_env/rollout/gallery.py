@@ -1,12 +1,21 @@
-"""A self-contained HTML gallery of a rollout run.
+"""Self-contained HTML galleries: of one rollout run, and of a training run's steps.
 
 ``index.html`` has its CSS and JavaScript inline and links the pictures as relative paths
 (``images/...png``), so the run folder can be copied, zipped or served as it is and opened
 from disk. One row per rollout: thumbnail (linked to the full picture), id and task, prompt,
 reward, every reward component, status, render time, seed, and the gate's reasons or the
 JavaScript errors. Clicking a column header sorts by it (again to reverse); a menu filters by
-status and a box filters by text. Everything shown is escaped: prompts and errors come from
-models and sketches.
+status and a box filters by text. Multi-turn episodes (records with ``episode`` and ``turn``)
+also get a strip each above the table: the episode's renders in turn order, each with its
+reward, and the improvement from the first render to the last. Everything shown is escaped:
+prompts and errors come from models and sketches.
+
+`write_steps_gallery` does the same for an artifacts directory written during training
+(`sketch_env.trl.ArtifactConfig`): one ``step-NNNNNN`` folder per logged step, each a run folder
+of its own (``results.jsonl``, ``images/``, ``sketches/``, and its table page from
+`write_gallery`). The top ``index.html`` picks a step (menu, buttons, arrow keys or
+``#step-N`` in the address) and shows its groups side by side: the completions of one prompt
+in a row of pictures, each with its reward, status, coverage, dark mass, render and queue time.
 """
 
 from __future__ import annotations
@@ -15,7 +24,9 @@ import datetime as _dt
 import html
 import json
 import math
-from collections import Counter
+import re
+import statistics
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,7 +34,18 @@ from urllib.parse import quote
 
 from sketch_env.evaluation.rollout import RolloutStatus
 
-__all__ = ["render_gallery", "write_gallery"]
+__all__ = [
+    "STEP_DIR_PREFIX",
+    "load_steps",
+    "render_gallery",
+    "render_steps_gallery",
+    "step_dir_name",
+    "write_gallery",
+    "write_steps_gallery",
+]
+
+#: Folder name prefix of one training step's artifacts: ``step-000012``.
+STEP_DIR_PREFIX = "step-"
 
 _CSS = """
 :root { --ink: #222; --muted: #667; --line: #ddd; --bg: #faf8f3; --ok: #2e7d32; --bad: #b3261e;
@@ -69,6 +91,15 @@ td.pic img { width: 160px; height: 160px; object-fit: contain; background: #fff;
 .problems li { color: var(--bad); word-break: break-word; }
 details summary { cursor: pointer; color: var(--muted); font-size: 12px; }
 a { color: #1f4e99; }
+.episodes { padding: 8px 24px 16px; }
+.episodes h2 { font-size: 16px; margin: 8px 0; }
+.episode { margin: 0 0 12px; }
+.episode .turns { display: flex; gap: 10px; flex-wrap: wrap; align-items: flex-start; }
+.turn { width: 130px; font-size: 12px; }
+.turn img, .turn .nopic { width: 128px; height: 128px; }
+.turn img { object-fit: contain; background: #fff; border: 1px solid var(--line);
+            display: block; }
+.arrow { align-self: center; color: var(--muted); }
 """
 
 _JS = """
@@ -141,6 +172,7 @@ _SORTABLE = (
     ("darkmass", "Dark mass", "num"),
     ("status", "Status", "text"),
     ("ms", "Render ms", "num"),
+    ("queue", "Queue ms", "num"),
     ("seed", "Seed", "num"),
 )
 
@@ -174,6 +206,11 @@ def _status_of(record: Mapping[str, Any]) -> str:
     return RolloutStatus.from_record(record).value
 
 
+def _render_ms(render: Mapping[str, Any]) -> Any:
+    # Records written before queue time was split out carry only the total (queueing included).
+    return render.get("render_ms", render.get("elapsed_ms"))
+
+
 def _problems(record: Mapping[str, Any]) -> list[str]:
     gate = record.get("gate") or {}
     render = record.get("render") or {}
@@ -186,6 +223,16 @@ def _problems(record: Mapping[str, Any]) -> list[str]:
         if text and not any(text in p or p in text for p in problems):
             problems.append(f"{key.replace('_', ' ')}: {text}")
     return problems
+
+
+def _picture(record: Mapping[str, Any], status: str, prefix: str = "", lazy: bool = False) -> str:
+    image = record.get("image")
+    if not image:
+        return f'<div class="nopic">no picture<br>({_esc(status)})</div>'
+    src = _esc(quote(prefix + str(image)))
+    alt = _esc(f"{record.get('id')} (seed {record.get('seed')})")
+    loading = ' loading="lazy"' if lazy else ""
+    return f'<a href="{src}"><img src="{src}" alt="{alt}"{loading}></a>'
 
 
 def _row(record: Mapping[str, Any]) -> str:
@@ -202,18 +249,13 @@ def _row(record: Mapping[str, Any]) -> str:
         "coverage": components.get("coverage"),
         "darkmass": components.get("dark_mass"),
         "status": status,
-        "ms": render.get("elapsed_ms"),
+        "ms": _render_ms(render),
+        "queue": render.get("queue_ms"),
         "seed": record.get("seed"),
     }
     attrs = " ".join(f'data-{key}="{_attr(value)}"' for key, value in data.items())
 
-    image = record.get("image")
-    if image:
-        src = _esc(quote(str(image)))
-        alt = _esc(f"{record.get('id')} (seed {record.get('seed')})")
-        picture = f'<a href="{src}"><img src="{src}" alt="{alt}"></a>'
-    else:
-        picture = f'<div class="nopic">no picture<br>({_esc(status)})</div>'
+    picture = _picture(record, status)
 
     task = record.get("task_id")
     sketch = record.get("sketch")
@@ -259,12 +301,67 @@ def _row(record: Mapping[str, Any]) -> str:
         f'<td class="num">{_fmt(components.get("coverage"), percent=True)}</td>'
         f'<td class="num">{_fmt(components.get("dark_mass"), percent=True)}</td>'
         f'<td><span class="status status-{_esc(status)}">{_esc(status)}</span></td>'
-        f'<td class="num">{_fmt(render.get("elapsed_ms"), digits=0)}</td>'
+        f'<td class="num">{_fmt(_render_ms(render), digits=0)}</td>'
+        f'<td class="num">{_fmt(render.get("queue_ms"), digits=0)}</td>'
         f'<td class="num">{_esc(record.get("seed"))}</td>'
         f"<td>{comp}</td>"
         f"<td>{problem_html}</td>"
         "</tr>"
     )
+
+
+def _page(title: str, facts: Mapping[str, Any], content: str, script: str, css: str = "") -> str:
+    """The page shell both galleries share: head, title, run facts, content, script."""
+    facts = {**facts, "written": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
+    info_html = "".join(f"<span>{_esc(k)}: <b>{_esc(v)}</b></span>" for k, v in facts.items())
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_esc(title)}</title>
+<style>{_CSS}{css}</style>
+</head>
+<body>
+<header><h1>{_esc(title)}</h1><div class="info">{info_html}</div></header>
+{content}
+<script>{script}</script>
+</body>
+</html>
+"""
+
+
+_ARROW = '<span class="arrow">&rarr;</span>'
+
+
+def _episodes(records: Sequence[Mapping[str, Any]]) -> str:
+    # One strip per (episode, seed), turns in order, in the order episodes first appear.
+    strips: dict[tuple[str, Any], list[Mapping[str, Any]]] = {}
+    for record in records:
+        if record.get("episode") is not None:
+            strips.setdefault((str(record["episode"]), record.get("seed")), []).append(record)
+    if not strips:
+        return ""
+    parts = []
+    for (episode, seed), turns in strips.items():
+        turns = sorted(turns, key=lambda r: int(r.get("turn") or 0))
+        cells = [
+            f'<div class="turn">{_picture(r, _status_of(r))}'
+            f"<div>turn {_esc(r.get('turn'))}: reward "
+            f'{_fmt(r.get("reward"))}</div><span class="status status-{_esc(_status_of(r))}">'
+            f"{_esc(_status_of(r))}</span></div>"
+            for r in turns
+        ]
+        revision = turns[-1].get("revision") or {}
+        gain = revision.get("improvement")
+        summary = f"improvement {_fmt(gain)}" if gain is not None else "improvement n/a"
+        parts.append(
+            f'<div class="episode" data-episode="{_attr(episode)}">'
+            f"<div><b>{_esc(episode)}</b> (seed {_esc(seed)}): {len(turns)} render(s), "
+            f"{_esc(summary)}</div>"
+            f'<div class="turns">{_ARROW.join(cells)}</div></div>'
+        )
+    return f'<section class="episodes"><h2>Episodes</h2>{"".join(parts)}</section>'
 
 
 def render_gallery(
@@ -289,9 +386,7 @@ def render_gallery(
         "rollouts": len(records),
         "mean reward": f"{sum(rewards) / len(rewards):.3f}" if rewards else "none",
         **(info or {}),
-        "written": _dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
     }
-    info_html = "".join(f"<span>{_esc(k)}: <b>{_esc(v)}</b></span>" for k, v in facts.items())
     options = '<option value="">all statuses</option>' + "".join(
         f'<option value="{_esc(s)}">{_esc(s)} ({c})</option>' for s, c in sorted(statuses.items())
     )
@@ -305,16 +400,7 @@ def render_gallery(
     # The records are also embedded as JSON for scripts; "<" is escaped so that no string in
     # them (a prompt saying "</script>") can end the script element.
     payload = json.dumps(list(records), ensure_ascii=False, default=str).replace("<", "\\u003c")
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_esc(title)}</title>
-<style>{_CSS}</style>
-</head>
-<body>
-<header><h1>{_esc(title)}</h1><div class="info">{info_html}</div></header>
+    content = f"""{_episodes(records)}
 <div class="controls">
   <label>Status <select id="status-filter">{options}</select></label>
   <input id="text-filter" type="search" placeholder="filter by text (prompt, id, error)">
@@ -327,11 +413,8 @@ def render_gallery(
 {body}
 </tbody>
 </table>
-<script type="application/json" id="records">{payload}</script>
-<script>{_JS}</script>
-</body>
-</html>
-"""
+<script type="application/json" id="records">{payload}</script>"""
+    return _page(title, facts, content, _JS)
 
 
 def write_gallery(
@@ -353,4 +436,226 @@ def write_gallery(
     """
     path = Path(out_dir) / "index.html"
     path.write_text(render_gallery(records, title=title, info=info), encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------------------- across steps
+
+_STEPS_CSS = """
+.stepnav { display: flex; gap: 8px; align-items: center; padding: 8px 24px; position: sticky;
+           top: 0; background: var(--bg); border-bottom: 1px solid var(--line); z-index: 1; }
+.stepnav button { padding: 2px 10px; }
+.step { padding: 8px 24px 24px; }
+.group { margin: 14px 0; }
+.ghead { font-size: 13px; color: var(--muted); margin-bottom: 6px; }
+.ghead b { color: var(--ink); }
+.cards { display: flex; gap: 10px; flex-wrap: wrap; }
+.card { width: 188px; margin: 0; padding: 6px; background: #fff; border: 1px solid var(--line);
+        border-radius: 6px; font-size: 12px; }
+.card img { width: 174px; height: 174px; object-fit: contain; display: block; background: #fff; }
+.card .nopic { width: 174px; height: 174px; }
+.card .reward { font-size: 16px; font-weight: 600; margin: 4px 0 2px; }
+.card .facts { color: var(--muted); }
+.card .problems { margin: 4px 0 0; padding-left: 14px; }
+"""
+
+_STEPS_JS = """
+(function () {
+  const select = document.getElementById('step');
+  const sections = Array.from(document.querySelectorAll('section.step'));
+  const table = document.getElementById('table-link');
+  function show(step) {
+    let found = false;
+    sections.forEach(s => { s.hidden = s.dataset.step !== step; found = found || !s.hidden; });
+    if (!found && sections.length) { return show(sections[sections.length - 1].dataset.step); }
+    select.value = step;
+    const section = sections.find(s => s.dataset.step === step);
+    if (section) { table.href = section.dataset.table; }
+    if (location.hash !== '#step-' + step) { history.replaceState(null, '', '#step-' + step); }
+  }
+  function move(by) {
+    const i = select.selectedIndex + by;
+    if (i >= 0 && i < select.options.length) { show(select.options[i].value); }
+  }
+  select.addEventListener('change', () => show(select.value));
+  document.getElementById('prev').addEventListener('click', () => move(-1));
+  document.getElementById('next').addEventListener('click', () => move(1));
+  document.addEventListener('keydown', e => {
+    if (e.target.tagName === 'SELECT') return;
+    if (e.key === 'ArrowLeft') move(-1);
+    if (e.key === 'ArrowRight') move(1);
+  });
+  window.addEventListener('hashchange', () => show(location.hash.replace('#step-', '')));
+  const wanted = location.hash.startsWith('#step-') ? location.hash.slice(6) : null;
+  // The latest step by default: during training, the one just written.
+  show(wanted || (select.options.length ? select.options[select.options.length - 1].value : ''));
+})();
+"""
+
+
+def step_dir_name(step: int) -> str:
+    """The folder of one step's artifacts, e.g. ``step-000012``.
+
+    Args:
+        step: The training step.
+
+    Returns:
+        The folder name.
+    """
+    return f"{STEP_DIR_PREFIX}{step:06d}"
+
+
+def load_steps(directory: str | Path) -> dict[int, list[dict[str, Any]]]:
+    """Reads every step folder of an artifacts directory.
+
+    A line that is not complete JSON (a step being written while this reads) is skipped.
+
+    Args:
+        directory: The artifacts directory.
+
+    Returns:
+        Step -> its records, in step order.
+    """
+    steps: dict[int, list[dict[str, Any]]] = {}
+    for folder in Path(directory).glob(f"{STEP_DIR_PREFIX}*"):
+        match = re.fullmatch(rf"{STEP_DIR_PREFIX}(\d+)", folder.name)
+        results = folder / "results.jsonl"
+        if match is None or not results.is_file():
+            continue
+        records = []
+        for line in results.read_text("utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict):
+                records.append(record)
+        steps[int(match.group(1))] = records
+    return dict(sorted(steps.items()))
+
+
+def _group_key(record: Mapping[str, Any]) -> Any:
+    group = record.get("group")
+    return group if group is not None else (record.get("prompt"), record.get("seed"))
+
+
+def _card(record: Mapping[str, Any], prefix: str) -> str:
+    status = _status_of(record)
+    components = record.get("components") or {}
+    render = record.get("render") or {}
+    sketch = record.get("sketch")
+    source = f' &middot; <a href="{_esc(quote(prefix + str(sketch)))}">source</a>' if sketch else ""
+    problems = _problems(record)
+    first = f'<ul class="problems"><li>{_esc(problems[0][:200])}</li></ul>' if problems else ""
+    return (
+        f'<figure class="card" data-reward="{_attr(record.get("reward"))}" '
+        f'data-status="{_esc(status)}">'
+        f"{_picture(record, status, prefix, lazy=True)}"
+        f'<figcaption><div class="reward">{_fmt(record.get("reward"))}</div>'
+        f'<span class="status status-{_esc(status)}">{_esc(status)}</span>{source}'
+        f'<div class="facts">coverage {_fmt(components.get("coverage"), percent=True)}, '
+        f"dark mass {_fmt(components.get('dark_mass'), percent=True)}</div>"
+        f'<div class="facts">render {_fmt(_render_ms(render), digits=0)} ms, '
+        f"queued {_fmt(render.get('queue_ms'), digits=0)} ms</div>"
+        f"{first}</figcaption></figure>"
+    )
+
+
+def _step_section(step: int, records: Sequence[Mapping[str, Any]]) -> str:
+    prefix = step_dir_name(step) + "/"
+    groups: dict[Any, list[Mapping[str, Any]]] = defaultdict(list)
+    for record in records:
+        groups[_group_key(record)].append(record)
+    parts = []
+    for members in groups.values():
+        rewards = [v for r in members if (v := _num(r.get("reward"))) is not None]
+        spread = (
+            f"mean <b>{statistics.fmean(rewards):.3f}</b>, std {statistics.pstdev(rewards):.3f}"
+            if rewards
+            else "no reward"
+        )
+        head = members[0]
+        task = f" ({_esc(head.get('task_id'))})" if head.get("task_id") else ""
+        parts.append(
+            f'<div class="group"><div class="ghead"><b>{_esc(head.get("prompt"))}</b>{task} '
+            f"&middot; seed {_esc(head.get('seed'))} &middot; {len(members)} completions "
+            f"&middot; reward {spread}</div>"
+            f'<div class="cards">{"".join(_card(r, prefix) for r in members)}</div></div>'
+        )
+    table = _esc(prefix + "index.html")
+    return (
+        f'<section class="step" id="step-{step}" data-step="{step}" data-table="{table}" hidden>'
+        f"{''.join(parts) or '<p>nothing written for this step</p>'}</section>"
+    )
+
+
+def render_steps_gallery(
+    steps: Mapping[int, Sequence[Mapping[str, Any]]],
+    title: str | None = None,
+    info: Mapping[str, Any] | None = None,
+) -> str:
+    """Builds the page across training steps.
+
+    Args:
+        steps: Step -> its records (see `load_steps`); image paths relative to the step folder.
+        title: The page title.
+        info: Run facts shown under the title.
+
+    Returns:
+        The HTML text.
+    """
+    title = title or "sketch_env training pictures"
+    total = sum(len(r) for r in steps.values())
+    facts = {
+        "steps": len(steps),
+        "rollouts": total,
+        **(info or {}),
+    }
+    options = []
+    for step, records in steps.items():
+        rewards = [v for r in records if (v := _num(r.get("reward"))) is not None]
+        mean = f"mean {statistics.fmean(rewards):.3f}" if rewards else "no reward"
+        options.append(
+            f'<option value="{step}">step {step} &middot; {len(records)} rollouts &middot; '
+            f"{mean}</option>"
+        )
+    sections = "\n".join(_step_section(step, records) for step, records in steps.items())
+    content = f"""<nav class="stepnav">
+  <button id="prev" title="previous step (left arrow)">&larr;</button>
+  <select id="step">{"".join(options)}</select>
+  <button id="next" title="next step (right arrow)">&rarr;</button>
+  <a id="table-link" href="#">this step as a sortable table</a>
+</nav>
+{sections}"""
+    return _page(title, facts, content, _STEPS_JS, _STEPS_CSS)
+
+
+def write_steps_gallery(
+    directory: str | Path, title: str | None = None, info: Mapping[str, Any] | None = None
+) -> Path:
+    """Writes ``index.html`` across steps, and each step's own table page.
+
+    Args:
+        directory: The artifacts directory (see `sketch_env.trl.ArtifactConfig`).
+        title: The page title.
+        info: Run facts shown under the title.
+
+    Returns:
+        The path of the top ``index.html``.
+
+    Raises:
+        FileNotFoundError: If the directory holds no step folder with results.
+    """
+    directory = Path(directory)
+    steps = load_steps(directory)
+    if not steps:
+        raise FileNotFoundError(
+            f"no {STEP_DIR_PREFIX}NNNNNN/results.jsonl under {directory}: not an artifacts "
+            "directory, or nothing written yet"
+        )
+    for step, records in steps.items():
+        heading = f"{title}: step {step}" if title else f"Step {step}"
+        write_gallery(directory / step_dir_name(step), records, title=heading)
+    path = directory / "index.html"
+    path.write_text(render_steps_gallery(steps, title=title, info=info), encoding="utf-8")
     return path

@@ -8,7 +8,9 @@ Three sources, each turned into `RolloutItem` objects:
   ``//`` comment, or the file name with ``_``/``-`` read as spaces.
 - `items_from_replies`: a JSONL file of model replies, one object per line with ``reply`` or
   ``completion`` (text or chat messages), ``prompt`` (text or chat messages) and optionally
-  ``prompt_text``, ``task_id``, ``seed`` and ``id``.
+  ``prompt_text``, ``task_id``, ``seed`` and ``id``. A conversation is replayed as an episode
+  (`sketch_env.evaluation.replies.episode_replies`): every ``render`` tool call, or else every
+  assistant reply, is one turn, rendered with the same seed as the others.
 
 `run_rollouts` evaluates them through `sketch_env.evaluation.Evaluator` in chunks (so a
 progress bar moves), and writes into the output folder:
@@ -16,7 +18,9 @@ progress bar moves), and writes into the output folder:
 - ``images/<n>-<id>-s<seed>.png``: every picture that rendered;
 - ``sketches/<n>-<id>.js``: the sketch that was run (what the gate extracted from the reply);
 - ``results.jsonl``: one line per rollout, `Rollout.to_dict` plus ``id``, ``task_id``,
-  ``origin``, ``status``, ``image`` and ``sketch`` (paths relative to the folder);
+  ``origin``, ``status``, ``image`` and ``sketch`` (paths relative to the folder); turns of an
+  episode also carry ``episode`` and ``turn``, and the last turn ``revision``
+  (`sketch_env.evaluation.rollout.revision_summary`: first and last reward, improvement);
 - ``index.html``: the gallery (`sketch_env.rollout.gallery`).
 """
 
@@ -32,7 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from sketch_env.evaluation import Evaluator, Rollout
-from sketch_env.evaluation.replies import completion_text, resolve_prompt
+from sketch_env.evaluation.replies import episode_replies, resolve_prompt
+from sketch_env.evaluation.rollout import revision_summary
+from sketch_env.render.base import check_seed
 
 __all__ = [
     "RolloutItem",
@@ -42,6 +48,7 @@ __all__ = [
     "items_from_sketches",
     "iter_jobs",
     "load_records",
+    "record_rollout",
     "run_rollouts",
 ]
 
@@ -58,6 +65,8 @@ class RolloutItem:
         seed: A fixed render seed; ``None`` uses the run's seeds.
         origin: Where it came from (a file path, ``FILE:LINE``, a reference id).
         metadata: Anything else worth keeping in ``results.jsonl``.
+        episode: The episode this reply is a turn of (``None`` for a single reply).
+        turn: Its turn in the episode, from 0.
     """
 
     id: str
@@ -67,6 +76,8 @@ class RolloutItem:
     seed: int | None = None
     origin: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
+    episode: str | None = None
+    turn: int = 0
 
 
 @dataclass
@@ -95,6 +106,10 @@ class RolloutRun:
         """Mean reward over rollouts that have one (``None`` when none has)."""
         values = [r["reward"] for r in self.records if r.get("reward") is not None]
         return sum(values) / len(values) if values else None
+
+    def revisions(self) -> list[dict[str, Any]]:
+        """The revision summary of every replayed episode (one per episode and seed)."""
+        return [r["revision"] for r in self.records if r.get("revision") is not None]
 
 
 def _slug(text: str, limit: int = 48) -> str:
@@ -179,8 +194,9 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
         One item per non-empty line.
 
     Raises:
-        ValueError: For a line that is not a JSON object, lacks ``reply``/``completion``, or
-            has nothing to score against (the message names the line).
+        ValueError: For a line that is not a JSON object, lacks ``reply``/``completion``, has
+            a bad seed, or has nothing to score against (the message names the line); for a
+            file with no reply at all.
         FileNotFoundError: If the file does not exist.
     """
     path = Path(path)
@@ -208,22 +224,44 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
             except ValueError as exc:
                 raise ValueError(f"{where}: {exc}") from exc
             seed = row.get("seed")
+            try:
+                seed = check_seed(seed) if seed is not None else None
+            except ValueError as exc:
+                raise ValueError(f"{where}: {exc}") from exc
             known = {"reply", "completion", "prompt", "prompt_text", "task_id", "seed", "id"}
-            items.append(
-                RolloutItem(
-                    id=str(row.get("id") or f"line{number}"),
-                    reply=completion_text(reply),
-                    prompt=scene,
-                    task_id=row.get("task_id"),
-                    seed=int(seed) if seed is not None else None,
-                    origin=where,
-                    metadata={k: v for k, v in row.items() if k not in known},
+            name = str(row.get("id") or f"line{number}")
+            turns = episode_replies(reply)
+            for turn, text in enumerate(turns):
+                items.append(
+                    RolloutItem(
+                        id=name if len(turns) == 1 else f"{name}-t{turn}",
+                        reply=text,
+                        prompt=scene,
+                        task_id=row.get("task_id"),
+                        seed=seed,
+                        origin=where,
+                        metadata={k: v for k, v in row.items() if k not in known},
+                        episode=name if len(turns) > 1 else None,
+                        turn=turn,
+                    )
                 )
-            )
+    if not items:
+        raise ValueError(f"{path}: no replies in the file (it is empty or holds only blank lines)")
     return items
 
 
-def _record(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
+def record_rollout(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
+    """Writes one rollout's picture and sketch into a folder and returns its results record.
+
+    Args:
+        n: The rollout's number in the folder (file names start with it).
+        item: What was evaluated (its id names the files).
+        rollout: The outcome.
+        out_dir: The folder; ``images/`` and ``sketches/`` must exist in it.
+
+    Returns:
+        The ``results.jsonl`` record (paths relative to ``out_dir``).
+    """
     base = f"{n:04d}-{_slug(item.id)}"
     sketch_rel = None
     source = rollout.gate.source
@@ -242,6 +280,7 @@ def _record(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[
         "origin": item.origin,
         "image": image_rel,
         "sketch": sketch_rel,
+        **({"episode": item.episode, "turn": item.turn} if item.episode is not None else {}),
         **rollout.to_dict(),
         "metadata": item.metadata,
     }
@@ -289,6 +328,7 @@ def run_rollouts(
         chunk_size = max(1, 2 * evaluator.renderer.pool_size)
     results_path = out / "results.jsonl"
     records: list[dict[str, Any]] = []
+    rollouts_by_record: list[Rollout] = []
     start = time.perf_counter()
     if progress is not None:
         progress(0, len(jobs))
@@ -302,17 +342,40 @@ def run_rollouts(
                 [seed for _, seed in chunk],
             )
             for offset, ((item, _), rollout) in enumerate(zip(chunk, rollouts, strict=True)):
-                record = _record(begin + offset, item, rollout, out)
+                record = record_rollout(begin + offset, item, rollout, out)
                 records.append(record)
+                rollouts_by_record.append(rollout)
                 results.write(json.dumps(record, ensure_ascii=False) + "\n")
             results.flush()
             if progress is not None:
                 progress(len(records), len(jobs))
+    if _add_revisions(jobs, records, rollouts_by_record):
+        # Revisions are known only once an episode's last turn is in, so the lines written as
+        # chunks finished are written again with them.
+        results_path.write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), "utf-8"
+        )
     from sketch_env.rollout.gallery import write_gallery
 
     seconds = time.perf_counter() - start
     gallery = write_gallery(out, records, title=title, info=_run_info(evaluator, seconds))
     return RolloutRun(out, results_path, gallery, records, seconds)
+
+
+def _add_revisions(
+    jobs: Sequence[tuple[RolloutItem, int]],
+    records: list[dict[str, Any]],
+    rollouts: Sequence[Rollout],
+) -> bool:
+    # An episode is replayed once per seed: (episode, seed) is one sequence of turns.
+    episodes: dict[tuple[str, int], list[int]] = {}
+    for index, (item, seed) in enumerate(jobs):
+        if item.episode is not None:
+            episodes.setdefault((item.episode, seed), []).append(index)
+    for indices in episodes.values():
+        indices.sort(key=lambda i: jobs[i][0].turn)
+        records[indices[-1]]["revision"] = revision_summary([rollouts[i] for i in indices])
+    return bool(episodes)
 
 
 def _run_info(evaluator: Evaluator, seconds: float) -> dict[str, str]:

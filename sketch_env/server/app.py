@@ -3,9 +3,11 @@
 
 Every WebSocket connection (``/ws``) is one session with its own `SketchEnvironment`; all
 sessions share one `Evaluator` and so one browser pool, which renders their steps
-concurrently. HTTP ``/reset`` and ``/step`` are OpenEnv's stateless endpoints (a fresh
-environment per request, so ``/step`` alone answers "step() before reset()"); episodes go over
-``/ws``, which is what `sketch_env.server.client.SketchEnvClient` uses.
+concurrently. A session whose client stays silent for ``idle_timeout_s`` is closed with
+WebSocket close code 4408 (`sketch_env.server.sessions`). HTTP ``/reset`` and ``/step`` are
+stateless: ``/step`` paints a one-step episode on a fresh environment
+(`sketch_env.server.http_step`). Multi-step episodes go over ``/ws``, which is what
+`sketch_env.server.client.SketchEnvClient` uses.
 
 Configuration comes from arguments or environment variables:
 
@@ -13,6 +15,7 @@ Configuration comes from arguments or environment variables:
   OpenEnv's ``CAPACITY_REACHED`` error and the server keeps serving.
 - ``SKETCH_ENV_SCORER``: scorer spec (default ``heuristic``; ``hpsv3+http://host:port``).
 - ``SKETCH_ENV_MAX_STEPS``, ``SKETCH_ENV_REWARD_POLICY``: episode shape (1, ``last``).
+- ``SKETCH_ENV_IDLE_TIMEOUT``: seconds a session may stay idle (default 300).
 
 Run it with ``sketch-env serve``, ``python -m sketch_env.server`` or
 ``uvicorn sketch_env.server.app:app`` (the module attribute ``app`` is built on first access).
@@ -22,10 +25,12 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
+from openenv.core.env_server.types import ConcurrencyConfig
 
 from sketch_env.env.environment import SketchEnvironment
 from sketch_env.env.models import (
@@ -39,8 +44,23 @@ from sketch_env.render.config import RenderConfig
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.renderer import shared_renderer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.server.http_step import install_http_step
+from sketch_env.server.sessions import (
+    DEFAULT_IDLE_TIMEOUT_S,
+    WebSocketSessionGuard,
+    check_idle_timeout,
+)
+from sketch_env.server.tools import ServedSketchEnvironment, build_mcp_server
 
-__all__ = ["DEFAULT_MAX_SESSIONS", "ENV_NAME", "create_sketch_app", "max_sessions_from_env"]
+__all__ = [
+    "DEFAULT_MAX_SESSIONS",
+    "ENV_NAME",
+    "create_sketch_app",
+    "idle_timeout_from_env",
+    "max_sessions_from_env",
+]
+
+T = TypeVar("T")
 
 #: Name under which the environment is served (``/list_environments``, task API paths).
 ENV_NAME = "sketch_env"
@@ -48,14 +68,18 @@ ENV_NAME = "sketch_env"
 DEFAULT_MAX_SESSIONS = 8
 
 
-def _int_env(name: str, default: int, low: int, high: int) -> int:
+def _from_env(name: str, default: T, parse: Callable[[str], T], kind: str) -> T:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
     try:
-        value = int(raw)
+        return parse(raw)
     except ValueError:
-        raise ValueError(f"{name} must be an integer, got {raw!r}") from None
+        raise ValueError(f"{name} must be {kind}, got {raw!r}") from None
+
+
+def _int_env(name: str, default: int, low: int, high: int) -> int:
+    value = _from_env(name, default, int, "an integer")
     if not low <= value <= high:
         raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
     return value
@@ -70,6 +94,19 @@ def max_sessions_from_env() -> int:
     return _int_env("SKETCH_ENV_MAX_SESSIONS", DEFAULT_MAX_SESSIONS, 1, 1024)
 
 
+def idle_timeout_from_env() -> float:
+    """Reads ``SKETCH_ENV_IDLE_TIMEOUT`` in seconds (default 300).
+
+    Raises:
+        ValueError: If it is not a number in ``(0, 86400]``.
+    """
+    value = _from_env("SKETCH_ENV_IDLE_TIMEOUT", DEFAULT_IDLE_TIMEOUT_S, float, "a number")
+    try:
+        return check_idle_timeout(value)
+    except ValueError as exc:
+        raise ValueError(f"SKETCH_ENV_IDLE_TIMEOUT: {exc}") from None
+
+
 def create_sketch_app(
     *,
     max_sessions: int | None = None,
@@ -80,6 +117,7 @@ def create_sketch_app(
     renderer: Renderer | str | None = None,
     render_config: RenderConfig | None = None,
     reward_config: RewardConfig | None = None,
+    idle_timeout_s: float | None = None,
 ) -> FastAPI:
     """Builds the FastAPI app.
 
@@ -95,11 +133,13 @@ def create_sketch_app(
         render_config: Configuration for the renderer the app builds (ignored when given a
             renderer object).
         reward_config: The reward's weights, thresholds and reference statistics.
+        idle_timeout_s: Seconds a WebSocket session may wait for its client before it is
+            closed (code 4408); ``SKETCH_ENV_IDLE_TIMEOUT`` or 300.
 
     Returns:
-        The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/step``, ``/state``,
-        ``/schema``, ``/metadata``, ``/health``, task API). On shutdown it closes the
-        renderer it created.
+        The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/state``, ``/schema``,
+        ``/metadata``, ``/health``, ``/mcp``, task API) and the one-step ``POST /step``. On
+        shutdown it closes the renderer it created.
 
     Raises:
         ValueError: On a bad setting.
@@ -112,6 +152,11 @@ def create_sketch_app(
         reward_policy or os.environ.get("SKETCH_ENV_REWARD_POLICY") or "last"
     )
     spec = scorer or os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
+    idle = (
+        check_idle_timeout(idle_timeout_s)
+        if idle_timeout_s is not None
+        else idle_timeout_from_env()
+    )
     owned = renderer is None or isinstance(renderer, str)
     pool: Renderer
     if isinstance(renderer, str) and renderer != "local":
@@ -132,18 +177,29 @@ def create_sketch_app(
     )
     # Fail here, on a bad max_steps or reward_policy, rather than on the first connection.
     factory().close()
+    # Sessions get the same settings plus the MCP tools; the tools' one-step episodes use
+    # plain environments.
+    served = functools.partial(
+        ServedSketchEnvironment, **factory.keywords, mcp_server=build_mcp_server(evaluator, factory)
+    )
     app = create_app(
-        factory,
+        served,
         SketchAction,
         SketchObservation,
         env_name=ENV_NAME,
-        max_concurrent_envs=sessions,
+        # session_timeout drives OpenEnv's own reaper, which expires sessions opened over HTTP
+        # (``openenv/session/create`` on /mcp) and not attached to a socket; sockets expire
+        # in WebSocketSessionGuard.
+        concurrency_config=ConcurrencyConfig(max_concurrent_envs=sessions, session_timeout=idle),
         state_cls=SketchState,
     )
+    install_http_step(app, factory)
+    app.add_middleware(WebSocketSessionGuard, idle_timeout_s=idle)
     if owned:
         app.router.on_shutdown.append(pool.close)
     app.state.sketch_evaluator = evaluator
     app.state.sketch_max_sessions = sessions
+    app.state.sketch_idle_timeout_s = idle
     return app
 
 

@@ -8,6 +8,9 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import errno
+import logging
+import socket
 
 from sketch_env.render.options import add_render_options, render_config_from_args
 from sketch_env.scoring.options import add_reward_options, reward_config_from_args
@@ -20,7 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser: The subcommand's parser.
     """
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port, 0-65535; 0 picks a free one (default 8000)"
+    )
     parser.add_argument(
         "--max-sessions",
         type=int,
@@ -35,19 +40,58 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--max-steps", type=int, default=None, help="sketches per episode")
     parser.add_argument("--reward-policy", choices=("last", "best"), default=None)
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="close a session whose client sends nothing for this long (default: "
+        "$SKETCH_ENV_IDLE_TIMEOUT or 300)",
+    )
     add_reward_options(parser)
     add_render_options(parser, renderer_spec=True)
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """Binds the listening socket before anything starts, so a busy port is reported first.
+
+    Raises:
+        ValueError: If the port is out of range.
+        OSError: If the address cannot be bound (with a one-line reason).
+    """
+    if not 0 <= port <= 65535:
+        raise ValueError(f"--port must be in [0, 65535] (0: any free port), got {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise OSError(f"cannot resolve --host {host!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise OSError(f"port {port} on {host} is already in use") from None
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def run(args: argparse.Namespace) -> int:
     """Builds the app and runs uvicorn until interrupted.
+
+    The port is bound before the app is built (and before any browser starts), so a busy or
+    invalid port is a one-line error, not a traceback after "Application startup complete".
 
     Args:
         args: Parsed arguments.
 
     Returns:
-        The exit status (2 on a bad setting, with the reason on stderr).
+        The exit status (2 on a bad setting or an address that cannot be bound, with the
+        reason on stderr).
     """
     import sys
 
@@ -55,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
 
     from sketch_env.server.app import create_sketch_app
 
+    try:
+        sock = _listen(args.host, args.port)
+    except (OSError, ValueError) as exc:
+        print(f"sketch-env serve: {exc}", file=sys.stderr)
+        return 2
     try:
         config = render_config_from_args(args)
         reward_config = reward_config_from_args(args)
@@ -66,11 +115,27 @@ def run(args: argparse.Namespace) -> int:
             render_config=config,
             renderer=args.renderer,
             reward_config=reward_config,
+            idle_timeout_s=args.idle_timeout,
         )
     except (OSError, ValueError) as exc:
+        sock.close()
         print(f"sketch-env serve: {exc}", file=sys.stderr)
         return 2
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # Session events (expiries, clients gone mid-step) are logged under "sketch_env.server"
+    # at INFO, beside uvicorn's own lines.
+    level = logging.getLevelName(str(args.log_level).upper())
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+    server_logger = logging.getLogger("sketch_env.server")
+    server_logger.addHandler(handler)
+    server_logger.setLevel(level if isinstance(level, int) else logging.INFO)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level)
+    )
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
     return 0
 
 

@@ -18,14 +18,27 @@ Examples:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from openenv.core.client_types import StepResult
 from openenv.core.env_client import EnvClient
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
-from sketch_env.env.models import SketchAction, SketchObservation, SketchState
+from sketch_env.env.models import (
+    SESSION_EXPIRED_CODE,
+    SketchAction,
+    SketchObservation,
+    SketchState,
+)
 
-__all__ = ["SketchEnvClient"]
+__all__ = ["SessionExpiredError", "SketchEnvClient"]
+
+
+class SessionExpiredError(ConnectionError):
+    """The server closed this session because its client sent nothing for the server's idle
+    timeout (``sketch-env serve --idle-timeout``). The episode is gone: call ``reset()`` to
+    start a new one on a new session."""
 
 
 class SketchEnvClient(EnvClient[SketchAction, SketchObservation, SketchState]):
@@ -34,13 +47,52 @@ class SketchEnvClient(EnvClient[SketchAction, SketchObservation, SketchState]):
     ``step`` takes a `SketchAction` or the reply text. Results are ``StepResult`` objects whose
     ``observation`` is a typed `SketchObservation`. Server-side errors (step before reset,
     unknown task, bad seed, server at capacity) raise ``RuntimeError`` with the server's
-    message and code.
+    message and code. A session the server expired for idleness raises `SessionExpiredError`
+    on the next ``step`` or ``state``; ``reset`` opens a new session.
     """
+
+    #: Close reason of the session the server expired; ``None`` while the session lives.
+    _expired_reason: str | None = None
 
     def _step_payload(self, action: SketchAction | str) -> dict[str, Any]:
         if isinstance(action, str):
             action = SketchAction(sketch=action)
+        if not isinstance(action, SketchAction):
+            raise TypeError(
+                "SketchEnvClient.step() takes a SketchAction or the reply text (str), got "
+                f"{type(action).__name__}"
+            )
         return action.model_dump()
+
+    async def _send_and_receive(self, message: dict[str, Any]) -> dict[str, Any]:
+        expired = self._expired_reason
+        if message.get("type") == "reset":
+            self._expired_reason = None
+        elif expired is not None:
+            raise SessionExpiredError(_expired_message(expired))
+        ws = self._ws
+        # OpenEnv's client would reconnect here and send a step to a fresh session, which
+        # answers "step() before reset()": say what happened instead.
+        if (
+            ws is not None
+            and ws.state in (State.CLOSING, State.CLOSED)
+            and ws.close_code == SESSION_EXPIRED_CODE
+            and message.get("type") != "reset"
+        ):
+            self._expire(ws.close_reason)
+        try:
+            return await super()._send_and_receive(message)
+        except ConnectionClosed as exc:
+            received = exc.rcvd
+            if received is not None and received.code == SESSION_EXPIRED_CODE:
+                self._expire(received.reason)
+            raise
+
+    def _expire(self, reason: str | None) -> NoReturn:
+        # Every step() and state() raises until reset() opens a new session.
+        self._ws = None
+        self._expired_reason = reason or "SESSION_EXPIRED"
+        raise SessionExpiredError(_expired_message(self._expired_reason)) from None
 
     def _parse_result(self, payload: dict[str, Any]) -> StepResult[SketchObservation]:
         fields = dict(payload.get("observation") or {})
@@ -56,3 +108,10 @@ class SketchEnvClient(EnvClient[SketchAction, SketchObservation, SketchState]):
 
     def _parse_state(self, payload: dict[str, Any]) -> SketchState:
         return SketchState.model_validate(payload)
+
+
+def _expired_message(reason: str) -> str:
+    return (
+        f"the server closed this session ({reason}); its episode is "
+        "gone: call reset() to start a new one"
+    )

@@ -15,10 +15,14 @@ batch (several GRPO groups of, typically, eight completions) is gated, rendered
 - `SketchToolEnv` is an ``environment_factory`` class: the policy calls its ``render`` tool,
   reads the feedback, revises, and `SketchToolEnv.get_reward` scores the last sketch.
 - `make_dataset` builds the prompts (one per task) in TRL's conversational format.
+- `ArtifactConfig` makes `SketchReward` (``artifacts=``) and `SketchToolEnv` write each logged
+  step's pictures, sketches and components to a folder that ``sketch-env gallery`` shows.
 
 Nothing here imports ``trl`` or ``torch``; ``datasets`` is imported only by `make_dataset`.
-Install the training stack with ``pip install torch==2.13.0`` first (a CPU build; an unpinned
-torch pulls a multi-GB CUDA build), then ``pip install 'openenv-sketch-env[trl]'``.
+Install torch first, the build you want: ``pip install torch==2.13.0 --index-url
+https://download.pytorch.org/whl/cpu`` for CPU only, plain ``pip install torch==2.13.0`` for
+the CUDA build (what PyPI's Linux wheel is, with NVIDIA's wheels); then
+``pip install 'openenv-sketch-env[trl]'``.
 
 Examples:
     ```python
@@ -44,14 +48,24 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sketch_env.evaluation.cache import SketchEvaluation
-    from sketch_env.trl.dataset import TRL_INSTALL_HINT, make_dataset
+    from sketch_env.trl.artifacts import ArtifactConfig, ArtifactWriter
+    from sketch_env.trl.dataset import (
+        TORCH_CPU_INSTALL,
+        TORCH_GPU_INSTALL,
+        TRL_INSTALL_HINT,
+        make_dataset,
+    )
     from sketch_env.trl.metrics import batch_metrics
     from sketch_env.trl.rewards import COMPONENTS, SketchReward
     from sketch_env.trl.tool_env import SketchToolEnv
 
 __all__ = [
     "COMPONENTS",
+    "TORCH_CPU_INSTALL",
+    "TORCH_GPU_INSTALL",
     "TRL_INSTALL_HINT",
+    "ArtifactConfig",
+    "ArtifactWriter",
     "SketchEvaluation",
     "SketchReward",
     "SketchToolEnv",
@@ -65,6 +79,8 @@ __all__ = [
 ]
 
 _HOME = {
+    "ArtifactConfig": "sketch_env.trl.artifacts",
+    "ArtifactWriter": "sketch_env.trl.artifacts",
     "COMPONENTS": "sketch_env.trl.rewards",
     "SketchReward": "sketch_env.trl.rewards",
     "SketchEvaluation": "sketch_env.evaluation.cache",
@@ -72,6 +88,8 @@ _HOME = {
     "batch_metrics": "sketch_env.trl.metrics",
     "make_dataset": "sketch_env.trl.dataset",
     "TRL_INSTALL_HINT": "sketch_env.trl.dataset",
+    "TORCH_CPU_INSTALL": "sketch_env.trl.dataset",
+    "TORCH_GPU_INSTALL": "sketch_env.trl.dataset",
 }
 
 #: The ready-made reward functions over one shared default evaluation: name -> component.

@@ -10,10 +10,19 @@ from sketch_env.env.tasks import POLICY_INSTRUCTIONS, Task, build_messages, get_
 if TYPE_CHECKING:
     import datasets
 
-__all__ = ["TRL_INSTALL_HINT", "make_dataset"]
+__all__ = ["TORCH_CPU_INSTALL", "TORCH_GPU_INSTALL", "TRL_INSTALL_HINT", "make_dataset"]
 
-#: The install command quoted when the training stack is missing.
-TRL_INSTALL_HINT = "pip install torch==2.13.0 && pip install 'openenv-sketch-env[trl]'"
+#: A CPU-only torch. PyPI's Linux wheel of ``torch==2.13.0`` is the CUDA build, which pulls
+#: NVIDIA's wheels (gigabytes); the CPU build lives on PyTorch's own index.
+TORCH_CPU_INSTALL = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+#: A CUDA torch: PyPI's default Linux wheel (another CUDA version: PyTorch's ``/whl/cuXXX``).
+TORCH_GPU_INSTALL = "pip install torch==2.13.0"
+#: The install commands quoted when the training stack is missing: torch first (so that
+#: installing TRL keeps the build chosen), then the extra.
+TRL_INSTALL_HINT = (
+    f"{TORCH_CPU_INSTALL} (CPU) or {TORCH_GPU_INSTALL} (CUDA), then "
+    "pip install 'openenv-sketch-env[trl]'"
+)
 
 
 def make_dataset(

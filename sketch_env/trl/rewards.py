@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from sketch_env.evaluation.cache import EvaluationKey, SketchEvaluation
 from sketch_env.evaluation.rollout import Rollout
-from sketch_env.trl.metrics import log_batch
+from sketch_env.trl.artifacts import ArtifactConfig, ArtifactWriter
+from sketch_env.trl.metrics import METRIC_PREFIX, log_batch
 
 __all__ = ["COMPONENTS", "SketchReward"]
 
@@ -67,6 +69,15 @@ class SketchReward:
             (``"sketch_reward"`` for the combined reward).
         log: Whether to log the batch's metrics (once per batch across functions sharing an
             evaluation).
+        artifacts: Write each logged step's pictures, sketches and components to a folder
+            (an `ArtifactConfig`, or just the directory: every step, at most 16 per step);
+            ``sketch-env gallery DIR`` then shows them. A few pictures per step also go to an
+            active Weights & Biases or trackio run, and each picture's path to TRL's
+            completions table (column ``sketch_image``).
+        group_size: GRPO's ``num_generations``: TRL orders a batch group by group, so
+            completions ``k*n .. k*n+n-1`` are one group. When ``None``, completions of the same
+            scene and seed are grouped (two groups of one task in a batch then merge). Used by
+            the per-group metrics and the artifacts' group numbers.
         **evaluation_args: Passed to `SketchEvaluation` (``scorer``, ``renderer``,
             ``reward_config``, ``gate_config``, ``seed``, ``tasks``...).
 
@@ -92,6 +103,8 @@ class SketchReward:
         component: str = "reward",
         name: str | None = None,
         log: bool = True,
+        artifacts: ArtifactConfig | ArtifactWriter | str | Path | None = None,
+        group_size: int | None = None,
         **evaluation_args: Any,
     ) -> None:
         if component not in COMPONENTS:
@@ -102,6 +115,15 @@ class SketchReward:
         self.component_name = component
         self._read = COMPONENTS[component][0]
         self.log = log
+        self.artifacts = (
+            artifacts
+            if artifacts is None or isinstance(artifacts, ArtifactWriter)
+            else ArtifactWriter(artifacts)
+        )
+        self._batches = 0
+        if group_size is not None and group_size < 1:
+            raise ValueError(f"group_size must be at least 1, got {group_size}")
+        self.group_size = group_size
         default_name = "sketch_reward" if component == "reward" else f"sketch_{component}"
         self.__name__ = name or default_name
         self.last_rollouts: list[Rollout] = []
@@ -119,7 +141,14 @@ class SketchReward:
         Returns:
             The new `SketchReward` (it shares this one's cache: no extra renders).
         """
-        return SketchReward(self.evaluation, component=component, name=name, log=self.log)
+        return SketchReward(
+            self.evaluation,
+            component=component,
+            name=name,
+            log=self.log,
+            artifacts=self.artifacts,
+            group_size=self.group_size,
+        )
 
     def components(self, *names: str) -> list[SketchReward]:
         """Reward functions for several components over the same evaluation.
@@ -154,6 +183,18 @@ class SketchReward:
         self, rollouts: list[Rollout], marker: Any, kwargs: dict[str, Any]
     ) -> list[float | None]:
         self.last_rollouts = rollouts
+        groups: list[Any] = (
+            [i // self.group_size for i in range(len(rollouts))]
+            if self.group_size is not None
+            else [(r.prompt, r.seed) for r in rollouts]
+        )
+        columns: dict[str, list[Any]] = {}
+        if self.artifacts is not None and self.evaluation.first_time(("artifacts", marker)):
+            step = marker[0]
+            if step is None:  # Called outside a trainer: number the batches instead.
+                step, self._batches = self._batches, self._batches + 1
+            paths = self.artifacts.add(step, rollouts, groups, kwargs.get("task_id"))
+            columns[f"{METRIC_PREFIX}_image"] = [path or "" for path in paths]
         if self.log:
             log_batch(
                 self.evaluation,
@@ -161,6 +202,8 @@ class SketchReward:
                 rollouts,
                 kwargs.get("log_metric"),
                 kwargs.get("log_extra"),
+                groups=groups,
+                columns=columns,
             )
         return [self._read(r) for r in rollouts]
 

@@ -147,7 +147,8 @@ def test_sync_step_inside_a_running_loop_and_step_async(env):
     # Same sketch, same seed, same backend: the same picture and reward.
     assert sync_obs.reward == pytest.approx(async_obs.reward)
     png = base64.b64decode(async_obs.image_png_b64)
-    assert png.startswith(b"\x89PNG") and png == env.last_rollout.render.png
+    assert png.startswith(b"\x89PNG") and png == env.last_rollout.render.png_at((256, 256))
+    assert (async_obs.image_width, async_obs.image_height) == (256, 256)
 
 
 def test_concurrent_sessions_share_the_pool_and_close_leaves_it_open(renderer):

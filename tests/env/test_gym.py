@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import warnings
@@ -10,9 +11,10 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from PIL import Image
 
 import sketch_env.env
-from sketch_env.env import ENV_ID, EpisodeError, SketchEnv, UnicodeText
+from sketch_env.env import ENV_ID, EpisodeError, SketchEnv, SketchEnvironment, UnicodeText
 from tests.conftest import GOOD_SKETCH
 
 
@@ -55,7 +57,7 @@ def test_real_episode_with_image_and_info(renderer):
     assert not env.render().any()
     obs, reward, terminated, truncated, info = env.step(GOOD_SKETCH)
     assert env.observation_space.contains(obs)
-    assert obs["image"].shape == (600, 600, 3) and obs["image"].dtype == np.uint8
+    assert obs["image"].shape == (256, 256, 3) and obs["image"].dtype == np.uint8
     assert terminated and not truncated
     assert reward == pytest.approx(info["step_reward"]) and info["reward_valid"]
     assert info["components"]["status"] == "ok" and info["render_status"] == "ok"
@@ -66,6 +68,27 @@ def test_real_episode_with_image_and_info(renderer):
     with pytest.raises(EpisodeError):
         env.step(GOOD_SKETCH)
     env.close()
+
+
+def test_image_agrees_with_the_openenv_observation(renderer):
+    # One size for the array, the space and the OpenEnv observation's PNG: the same pixels.
+    env = SketchEnv(renderer=renderer, image_size=96, max_steps=2)
+    assert env.observation_space["image"].shape == (96, 96, 3)
+    assert env.core.image_size == (96, 96)
+    env.reset(seed=11, options={"include_image": True})
+    obs, *_ = env.step(GOOD_SKETCH)
+    rollout = env.core.last_rollout
+    png = rollout.render.png_at(env.core.image_size)
+    decoded = np.asarray(Image.open(io.BytesIO(png)))
+    assert np.array_equal(obs["image"], decoded) and obs["image"].std() > 5
+    wide = SketchEnv(renderer=renderer, image_size=(120, 80))
+    assert wide.observation_space["image"].shape == (80, 120, 3)
+    with pytest.raises(ValueError, match="disagrees"):
+        SketchEnv(env=SketchEnvironment(renderer=renderer), image_size=600)
+    with pytest.raises(ValueError, match="image_size"):
+        SketchEnv(image_size=(0, 10))
+    with pytest.raises(ValueError, match="image_size"):
+        SketchEnvironment(image_size=4096)
 
 
 def test_multi_turn_return_equals_episode_reward(renderer):

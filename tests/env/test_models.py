@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import base64
+import io
+
+import numpy as np
 import pytest
 from openenv.core.env_server.types import Action, Observation, State
+from PIL import Image
 from pydantic import ValidationError
 
 from sketch_env.env.models import (
     MAX_ACTION_CHARS,
+    MAX_IMAGE_B64_CHARS,
+    MAX_IMAGE_SIDE,
     RewardComponents,
     SketchAction,
     SketchObservation,
@@ -92,3 +99,20 @@ def test_state_carries_episode_fields():
     assert SketchState.model_validate(state.model_dump()) == state
     with pytest.raises(ValidationError):
         SketchState(step_count=-1)
+
+
+def test_observation_picture_is_bounded():
+    # The worst picture the environment can make, noise at the largest side, fits the cap...
+    noise = np.random.default_rng(0).integers(0, 256, (MAX_IMAGE_SIDE, MAX_IMAGE_SIDE, 3))
+    out = io.BytesIO()
+    Image.fromarray(noise.astype(np.uint8)).save(out, format="PNG", optimize=True)
+    encoded = base64.b64encode(out.getvalue()).decode("ascii")
+    obs = SketchObservation(image_png_b64=encoded, image_width=MAX_IMAGE_SIDE, image_height=1)
+    assert obs.image_png_b64 == encoded
+    # ... and a client refuses anything longer, or a size out of range.
+    with pytest.raises(ValidationError):
+        SketchObservation(image_png_b64="A" * (MAX_IMAGE_B64_CHARS + 4))
+    with pytest.raises(ValidationError):
+        SketchObservation(image_width=MAX_IMAGE_SIDE + 1)
+    with pytest.raises(ValidationError):
+        SketchObservation(image_height=0)

@@ -4,24 +4,27 @@ typed client, raw WebSockets and HTTP; and ``openenv validate``, static and at r
 from __future__ import annotations
 
 import asyncio
+import base64
+import io
 import json
-import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import numpy as np
 import pytest
+from PIL import Image
 from websockets.asyncio.client import connect
 
 from sketch_env.env import SketchAction
+from sketch_env.env.models import MAX_IMAGE_B64_CHARS
 from sketch_env.scoring import GateConfig, gate_reply
 from sketch_env.server.client import SketchEnvClient
-from tests.conftest import GOOD_SKETCH, require_chromium
+from tests.conftest import BARE_SKETCH, GOOD_SKETCH, require_chromium
+from tests.env.serving import running_server
 
 REPO = Path(__file__).resolve().parents[2]
 MAX_SESSIONS = 8
@@ -39,57 +42,22 @@ function setup() {
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def server(tmp_path_factory) -> Iterator[str]:
     """A real server: 8 sessions, a two-browser pool, a 10 s render deadline."""
     require_chromium()
-    port = _free_port()
-    env = {**os.environ, "SKETCH_ENV_MAX_SESSIONS": str(MAX_SESSIONS)}
-    command = [
-        sys.executable,
-        "-m",
-        "sketch_env.server",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with running_server(
+        log,
         "--pool-size",
         "2",
         "--deadline",
         "10",
         "--log-level",
         "warning",
-    ]
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"server exited: {proc.stdout.read().decode(errors='replace')}")
-        try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("server did not become healthy in 120 s")
-        time.sleep(0.5)
-    try:
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        env={"SKETCH_ENV_MAX_SESSIONS": str(MAX_SESSIONS)},
+    ) as running:
+        yield running.url
 
 
 def _openenv() -> list[str]:
@@ -136,6 +104,28 @@ def test_single_turn_episode_through_the_client(server):
         assert state.step_count == 1 and state.done and state.rewards == [result.reward]
         with pytest.raises(RuntimeError, match="episode is done"):
             client.step(GOOD_SKETCH)
+
+
+def test_multi_turn_episode_returns_pictures_only_when_asked(server):
+    with SketchEnvClient(base_url=server).sync() as client:
+        client.reset(task_id="flowers/pastel", seed=4, max_steps=4)
+        looked = client.step(SketchAction(sketch=BARE_SKETCH, include_image=True))
+        obs = looked.observation
+        assert not looked.done and obs.render_status == "ok"
+        assert obs.image_png_b64 and (obs.image_width, obs.image_height) == (256, 256)
+        assert len(obs.image_png_b64) <= MAX_IMAGE_B64_CHARS
+        picture = Image.open(io.BytesIO(base64.b64decode(obs.image_png_b64)))
+        assert picture.format == "PNG" and picture.size == (256, 256) and picture.mode == "RGB"
+        # A refused sketch painted nothing: no picture even when asked.
+        refused = client.step(SketchAction(sketch="no code", include_image=True)).observation
+        assert refused.image_png_b64 is None and refused.image_width is None
+        # Text only (the server's default): no picture.
+        text_only = client.step(GOOD_SKETCH).observation
+        assert text_only.render_status == "ok" and text_only.image_png_b64 is None
+        revised = client.step(SketchAction(sketch=GOOD_SKETCH, include_image=True))
+        assert revised.done and revised.observation.truncated
+        again = base64.b64decode(revised.observation.image_png_b64)
+        assert np.asarray(Image.open(io.BytesIO(again))).std() > np.asarray(picture).std()
 
 
 def test_multi_turn_episode_through_the_client(server):

@@ -1,0 +1,109 @@
+"""MCP tools (``POST /mcp``, the ``/mcp`` WebSocket, and ``"mcp"`` messages on ``/ws``):
+OpenEnv's production mode, JSON-RPC 2.0 ``tools/list`` and ``tools/call``.
+
+OpenEnv 0.10 serves MCP for an environment that has an ``mcp_server`` attribute (a FastMCP
+server): ``tools/list`` lists its tools and ``tools/call`` calls the tool's function with the
+request's arguments. Two tools, both stateless:
+
+- ``render``: gate and render a sketch; no score. The picture and what the browser said.
+- ``paint``: a one-step painting episode, exactly as HTTP ``POST /step``: gate, render, score,
+  reward; the typed observation as a dict.
+
+The episode-control tool is called ``paint``, not ``step``: OpenEnv reserves the tool names
+``reset``, ``step``, ``state`` and ``close`` for the environment's own controls
+(``RESERVED_TOOL_NAMES``), and its harness refuses tool sets that use them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from collections.abc import Callable
+from typing import Any
+
+from fastmcp import FastMCP
+from openenv.core.env_server.serialization import serialize_observation
+
+from sketch_env.env.environment import SketchEnvironment, check_seed
+from sketch_env.env.models import SketchAction
+from sketch_env.evaluation.evaluator import Evaluator
+from sketch_env.gate.check import gate_reply
+from sketch_env.server.http_step import paint_one_step
+
+__all__ = ["ServedSketchEnvironment", "build_mcp_server"]
+
+
+class ServedSketchEnvironment(SketchEnvironment):
+    """`SketchEnvironment` as the server builds it: the same, plus the app's MCP tools.
+
+    Args:
+        *args: `SketchEnvironment`'s arguments.
+        mcp_server: The FastMCP server whose tools OpenEnv's ``/mcp`` serves.
+        **kwargs: `SketchEnvironment`'s keyword arguments.
+    """
+
+    def __init__(self, *args: Any, mcp_server: FastMCP, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.mcp_server = mcp_server
+
+
+def build_mcp_server(evaluator: Evaluator, factory: Callable[..., SketchEnvironment]) -> FastMCP:
+    """Builds the FastMCP server with the ``render`` and ``paint`` tools.
+
+    Args:
+        evaluator: The app's evaluator (its gate configuration and renderer).
+        factory: Builds a `SketchEnvironment` for ``paint``.
+
+    Returns:
+        The server (OpenEnv calls its tools; it is never run on its own transport).
+    """
+    server: FastMCP = FastMCP("sketch_env")
+
+    @server.tool
+    async def render(sketch: str, seed: int = 0, include_image: bool = True) -> dict[str, Any]:
+        """Gate and render a p5.js + p5.brush sketch (a reply with a fenced code block, or
+        the bare source) without scoring it. Returns whether the gate passed (and why not),
+        the render status, JavaScript errors, paint coverage and the PNG as base64."""
+        SketchAction(sketch=sketch)  # the same length limit as a step
+        value = check_seed(seed)
+        verdict = await asyncio.to_thread(gate_reply, sketch, evaluator.gate_config)
+        if not verdict.passed or verdict.source is None:
+            return {
+                "gate_passed": False,
+                "gate_reasons": list(verdict.reasons),
+                "gate_codes": list(verdict.codes),
+            }
+        picture = await asyncio.to_thread(evaluator.renderer.render_sync, verdict.source, value)
+        png = picture.png if include_image else None
+        return {
+            "gate_passed": True,
+            "gate_reasons": [],
+            "gate_codes": [],
+            "render_status": picture.status.value,
+            "js_errors": list(picture.errors),
+            "coverage": picture.paint_fraction,
+            "elapsed_ms": picture.elapsed_ms,
+            "backend": picture.backend,
+            "width": picture.width,
+            "height": picture.height,
+            "image_png_b64": base64.b64encode(png).decode("ascii") if png else None,
+        }
+
+    @server.tool
+    async def paint(
+        sketch: str,
+        seed: int | None = None,
+        task_id: str | None = None,
+        prompt: str | None = None,
+        include_image: bool = False,
+    ) -> dict[str, Any]:
+        """Paint one sketch as a one-step episode (as HTTP POST /step): the sketch is gated,
+        rendered and scored for the task chosen by seed or task_id (or a free-form prompt).
+        Returns the observation (feedback, every reward component), the reward and done."""
+        action = SketchAction(sketch=sketch, include_image=include_image)
+        observation = await paint_one_step(
+            factory, action, seed=seed, task_id=task_id, prompt=prompt
+        )
+        return serialize_observation(observation)
+
+    return server

@@ -1,0 +1,206 @@
+"""Session hygiene of the real server over real sockets: idle sessions expire with a typed
+close, a client hanging up mid-step leaves no traceback, errors never echo a huge action, and
+the ``serve`` command's own errors are one line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
+
+from sketch_env.env import SketchAction
+from sketch_env.env.models import SESSION_EXPIRED_CODE
+from sketch_env.server.client import SessionExpiredError, SketchEnvClient
+from tests.conftest import GOOD_SKETCH, require_chromium
+from tests.env.serving import Server, free_port, running_server
+from tests.env.test_server import SLOW_SKETCH
+
+IDLE_TIMEOUT_S = 2
+MAX_SESSIONS = 2
+TRACEBACK_MARKERS = ("Traceback", "Exception in ASGI application", "Error in ASGI")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    """Two sessions at most, idle for 2 s at most, INFO logging (session events)."""
+    require_chromium()
+    log = tmp_path_factory.mktemp("sessions") / "server.log"
+    with running_server(
+        log,
+        "--max-sessions",
+        str(MAX_SESSIONS),
+        "--idle-timeout",
+        str(IDLE_TIMEOUT_S),
+        "--pool-size",
+        "2",
+        "--deadline",
+        "20",
+        "--log-level",
+        "info",
+    ) as running:
+        yield running
+
+
+def _assert_no_traceback(log: str) -> None:
+    for marker in TRACEBACK_MARKERS:
+        assert marker not in log, log
+
+
+def test_idle_sessions_expire_with_a_typed_close_and_free_their_slots(server):
+    async def scenario():
+        # Fill every slot with idle sessions: a typed client and a raw socket.
+        idle_client = SketchEnvClient(base_url=server.url)
+        await idle_client.reset(seed=1)
+        raw = await connect(server.ws_url)
+        await raw.send(json.dumps({"type": "reset", "data": {"seed": 2}}))
+        assert json.loads(await raw.recv())["type"] == "observation"
+        # While both are open the server is full...
+        extra = SketchEnvClient(base_url=server.url)
+        with pytest.raises(RuntimeError, match="CAPACITY_REACHED"):
+            await extra.reset(seed=0)
+        await extra.close()
+        # ...until their idle timeout closes them with the typed close code and reason.
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(raw.recv(), timeout=60)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == SESSION_EXPIRED_CODE
+        assert closed.value.rcvd.reason.startswith("SESSION_EXPIRED")
+        deadline = time.monotonic() + 60
+        while idle_client._ws is not None and idle_client._ws.state is not State.CLOSED:
+            assert time.monotonic() < deadline, "the idle client was never closed"
+            await asyncio.sleep(0.2)
+        # A new client is served at once.
+        async with SketchEnvClient(base_url=server.url) as newcomer:
+            served = await newcomer.reset(seed=3)
+        # The expired client learns why, in one typed error, rather than a bare disconnect or
+        # "step() before reset()" from a silently reopened session.
+        with pytest.raises(SessionExpiredError, match="SESSION_EXPIRED: idle for 2 s"):
+            await idle_client.step(GOOD_SKETCH)
+        with pytest.raises(SessionExpiredError):
+            await idle_client.state()
+        # reset() starts over on a new session.
+        again = await idle_client.reset(seed=4)
+        await idle_client.close()
+        return served, again
+
+    served, again = asyncio.run(scenario())
+    assert served.observation.seed == 3 and again.observation.seed == 4
+    log = server.wait_for_log("expired after 2 s idle")
+    _assert_no_traceback(log)
+
+
+def test_a_step_longer_than_the_idle_timeout_is_not_idle(server):
+    # SLOW_SKETCH spins for 4 s, twice the idle timeout: the session is busy, not idle.
+    with SketchEnvClient(base_url=server.url).sync() as client:
+        client.reset(seed=5)
+        result = client.step(SketchAction(sketch=SLOW_SKETCH))
+    assert result.observation.render_status == "ok", result.observation.feedback
+
+
+def test_a_client_hanging_up_mid_step_leaves_no_traceback(server):
+    async def hang_up():
+        async with connect(server.ws_url) as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {"seed": 1}}))
+            await ws.recv()
+            await ws.send(json.dumps({"type": "step", "data": {"sketch": SLOW_SKETCH}}))
+            await asyncio.sleep(0.5)
+        # Leaving the block closes the socket while the server is still rendering.
+
+    asyncio.run(hang_up())
+    # The server logs the hang-up once the step's reply has nowhere to go...
+    log = server.wait_for_log("went away before its reply")
+    _assert_no_traceback(log)
+    # ...and keeps serving.
+    with SketchEnvClient(base_url=server.url).sync() as client:
+        client.reset(seed=2)
+        assert client.step(GOOD_SKETCH).observation.render_status == "ok"
+    _assert_no_traceback(server.log())
+
+
+def test_validation_errors_quote_an_excerpt_not_a_5_mb_action(server):
+    huge = "x" * (5 * 1024 * 1024)
+
+    async def over_the_socket():
+        async with connect(server.ws_url, max_size=None) as ws:
+            await ws.send(json.dumps({"type": "step", "data": {"sketch": huge}}))
+            return await ws.recv()
+
+    reply = asyncio.run(over_the_socket())
+    assert len(reply) < 4096, len(reply)
+    frame = json.loads(reply)
+    assert frame["data"]["code"] == "VALIDATION_ERROR"
+    (error,) = frame["data"]["errors"]
+    assert error["type"] == "string_too_long"
+    assert error["input"].endswith(f"[{len(huge)} characters]")
+
+
+def test_a_ws_validation_error_below_the_cap_is_relayed_whole(server):
+    # Capping must not eat ordinary errors: a misspelt field comes back with its input.
+    async def over_the_socket():
+        async with connect(server.ws_url) as ws:
+            await ws.send(json.dumps({"type": "step", "data": {"sktch": "circle()"}}))
+            return json.loads(await ws.recv())
+
+    frame = asyncio.run(over_the_socket())
+    inputs = [e.get("input") for e in frame["data"]["errors"]]
+    assert "circle()" in inputs, frame
+
+
+# ----------------------------------------------------------------- the serve command's errors
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sketch_env.server", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_an_out_of_range_port_is_a_one_line_error():
+    out = _serve("--port", "99999")
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "sketch-env serve: --port must be in [0, 65535] (0: any free port), got 99999"
+    )
+
+
+def test_a_busy_port_is_reported_before_anything_starts():
+    port = free_port()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", port))
+        taken.listen()
+        out = _serve("--host", "127.0.0.1", "--port", str(port))
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"sketch-env serve: port {port} on 127.0.0.1 is already in use"
+    assert "startup complete" not in out.stdout + out.stderr
+
+
+def test_a_bad_idle_timeout_is_a_one_line_error():
+    out = _serve("--port", "0", "--idle-timeout", "-1")
+    assert out.returncode == 2
+    assert out.stderr.strip() == "sketch-env serve: idle timeout must be in (0, 86400] s, got -1.0"
+
+
+def test_client_step_with_a_non_action_is_a_typed_one_line_error():
+    # The client refuses the value before it opens a connection, so no server is needed.
+    client = SketchEnvClient(base_url="http://127.0.0.1:9").sync()
+    try:
+        with pytest.raises(TypeError) as refused:
+            client.step(123)
+    finally:
+        client.close()
+    message = str(refused.value)
+    assert message == (
+        "SketchEnvClient.step() takes a SketchAction or the reply text (str), got int"
+    )
