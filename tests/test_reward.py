@@ -25,6 +25,7 @@ from sketch_env.scoring import (
     gate_reply,
     pairwise_win_probability,
 )
+from sketch_env.scoring.reward import runtime_gate
 
 DATA = Path(__file__).parent / "data" / "rendered"
 PASSED = GateVerdict(passed=True)
@@ -369,3 +370,40 @@ def test_breakdown_status_is_the_reward_status_enum_and_serialises_as_text() -> 
     assert ok.status is RewardStatus.OK and infra.status is RewardStatus.INFRA_ERROR
     as_json = json.loads(json.dumps(ok.to_dict()))
     assert as_json["status"] == "ok" and type(ok.to_dict()["status"]) is str
+
+
+def test_runtime_refusal_earns_the_gate_fail_reward_after_infrastructure() -> None:
+    config = RewardConfig()
+    refused = runtime_gate(config, "unfinished", {"ellipse": 4, "brush.line": 2})
+    assert [code for code, _ in refused] == ["runtime_primitives"]
+    assert "ellipse ×4" in refused[0][1] and "brush.line" in refused[0][1]
+    passed = GateVerdict(passed=True)
+    painted = {"paint_fraction": 0.3, "dark_mass": 0.0, "score": Score(9.0)}
+    breakdown = combine(config, passed, sketch_error="unfinished: x", runtime=refused, **painted)
+    assert breakdown.status is RewardStatus.RUNTIME_GATE_FAILED
+    assert breakdown.reward == config.gate_fail_reward
+    assert breakdown.runtime_codes == ("runtime_primitives",)
+    assert breakdown.to_dict()["runtime_reasons"] == [refused[0][1]]
+    # An infrastructure failure still wins: the policy is never charged for it.
+    assert combine(config, passed, infra_error="down", runtime=refused, **painted).reward is None
+    # Without a refusal the formula applies as before.
+    assert combine(config, passed, **painted).status is RewardStatus.OK
+
+
+def test_runtime_gate_switches_and_what_it_leaves_alone() -> None:
+    calls = {"ellipse": 4, "drawingContext": 1, "brush.line": 1}
+    assert runtime_gate(RewardConfig(), "ok", calls) != ()
+    lenient = RewardConfig(runtime_forbid_primitives=False, runtime_forbid_raw_graphics=False)
+    assert runtime_gate(lenient, "ok", calls) == ()
+    # No brush drawing call: refused when it finished, left to the error branch when it threw.
+    assert [c for c, _ in runtime_gate(RewardConfig(), "ok", {})] == ["runtime_no_brush_paint"]
+    assert runtime_gate(RewardConfig(), "js_error", {}) == ()
+    assert runtime_gate(RewardConfig(require_brush_paint=False), "frame_capped", {}) == ()
+    # Nothing measured (e.g. a render made before the accounting existed): no refusal, except
+    # a harness violation, which always is one.
+    assert runtime_gate(RewardConfig(), "ok", None) == ()
+    assert runtime_gate(lenient, "harness_violation", None)[0][0] == "harness_violation"
+    with pytest.raises(ValueError, match="boolean"):
+        RewardConfig(require_brush_paint="yes")  # type: ignore[arg-type]
+    custom = RewardConfig(require_brush_paint=False)
+    assert RewardConfig.from_json(custom.to_json()) == custom

@@ -93,11 +93,14 @@ class RewardComponents(BaseModel):
 
     Args:
         reward: The step's reward (``None`` for an infrastructure failure).
-        status: ``ok``, ``gate_failed``, ``sketch_error`` or ``infra_error``: which branch of
-            the reward applied.
+        status: ``ok``, ``gate_failed``, ``runtime_gate_failed``, ``sketch_error``, ``blank``
+            or ``infra_error``: which branch of the reward applied.
         gate_passed: Whether the gate let the sketch run.
         gate_reasons: The gate's reasons.
         gate_codes: The gate's machine codes.
+        runtime_reasons: Why the run-time check refused what the sketch drew with (plain p5
+            primitives, raw graphics, no p5.brush drawing call), with what to use instead.
+        runtime_codes: Machine codes parallel to ``runtime_reasons``.
         preference: The scorer's raw value.
         preference_sigma: The scorer's uncertainty, where it has one.
         preference_term: The preference term as used in the sum.
@@ -119,6 +122,8 @@ class RewardComponents(BaseModel):
     gate_passed: bool = False
     gate_reasons: list[str] = Field(default_factory=list)
     gate_codes: list[str] = Field(default_factory=list)
+    runtime_reasons: list[str] = Field(default_factory=list)
+    runtime_codes: list[str] = Field(default_factory=list)
     preference: float | None = None
     preference_sigma: float | None = None
     preference_term: float | None = None

@@ -29,7 +29,7 @@ from sketch_env.render.protocol import Renderer
 from sketch_env.render.result import Render, RenderStatus
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
 from sketch_env.scoring.heuristic import dark_mass_fraction
-from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine
+from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine, runtime_gate
 from sketch_env.scoring.spec import make_scorer
 
 __all__ = ["Evaluator"]
@@ -46,6 +46,7 @@ _SKETCH_FAILURES = {
     RenderStatus.REJECTED,
     RenderStatus.MEMORY_EXCEEDED,
     RenderStatus.LEFTOVER_WORK,
+    RenderStatus.HARNESS_VIOLATION,
 }
 
 
@@ -315,6 +316,11 @@ class Evaluator:
                 sketch_error=sketch_error,
                 infra_error=infra,
                 sample_seed=seed_list[i],
+                runtime=(
+                    runtime_gate(self.reward_config, render.status.value, render.api_calls)
+                    if render is not None
+                    else ()
+                ),
             )
             rollouts.append(
                 Rollout(

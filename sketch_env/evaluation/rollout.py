@@ -29,6 +29,10 @@ class RolloutStatus(enum.StrEnum):
 
     #: The gate refused the reply; nothing was rendered.
     GATE_FAILED = "gate_failed"
+    #: The render ran, but what the sketch was measured doing at run time is refused
+    #: (`sketch_env.scoring.reward.runtime_gate`: plain p5 primitives, raw graphics, no
+    #: p5.brush drawing call).
+    RUNTIME_GATE_FAILED = "runtime_gate_failed"
     #: The picture rendered but the scorer could not score it (reward ``None``).
     INFRA_ERROR = "infra_error"
     OK = "ok"
@@ -41,6 +45,7 @@ class RolloutStatus(enum.StrEnum):
     MEMORY_EXCEEDED = "memory_exceeded"
     LEFTOVER_WORK = "leftover_work"
     CRASHED = "crashed"
+    HARNESS_VIOLATION = "harness_violation"
 
     @classmethod
     def of_render(cls, status: RenderStatus) -> RolloutStatus:
@@ -102,6 +107,11 @@ class Rollout:
             return RolloutStatus.GATE_FAILED
         if self.reward.infra_error and not self.render.status.is_infrastructure_failure:
             return RolloutStatus.INFRA_ERROR
+        if (
+            self.reward.status is RewardStatus.RUNTIME_GATE_FAILED
+            and self.render.status is not RenderStatus.HARNESS_VIOLATION
+        ):
+            return RolloutStatus.RUNTIME_GATE_FAILED
         return RolloutStatus.of_render(self.render.status)
 
     def to_dict(self) -> dict[str, Any]:
@@ -147,6 +157,9 @@ class Rollout:
                 lines.append("JavaScript errors:")
                 lines += [f"- {e}" for e in errors[:5]]
             lines.append(f"Paint coverage: {self.render.paint_fraction:.1%} of the canvas.")
+            if self.reward.runtime_reasons:
+                lines.append("Refused at run time:")
+                lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
         if scores and self.score is not None:
             lines.append(f"Score ({self.scorer}): {self.score.value:.3f}.")
         if self.reward.infra_error:
@@ -199,6 +212,14 @@ class Rollout:
             lines.append("The sketch threw part way: the picture holds only what came before.")
         elif status is RenderStatus.FRAME_CAPPED:
             lines.append("draw() never called noLoop(): stop the loop once the picture is done.")
+        elif status is RenderStatus.HARNESS_VIOLATION:
+            lines.append(
+                "The sketch interfered with the render harness: do not override built-ins, "
+                "p5 internals or the page's globals."
+            )
+        if self.reward.runtime_reasons and status is not RenderStatus.HARNESS_VIOLATION:
+            lines.append("Refused at run time:")
+            lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
         errors = [e for e in render.errors if e and not e.startswith("harness:")]
         if errors:
             lines.append("JavaScript errors:")

@@ -27,6 +27,7 @@ from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Self, TypeVar
 
+from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.page import encode_source
 from sketch_env.render.result import Render, RenderStatus
@@ -241,7 +242,21 @@ class RendererBase:
         backend = self._known_backend()
         if problem is not None:
             return Render(RenderStatus.REJECTED, errors=(problem,), backend=backend, seed=seed)
-        render = await self._render_checked(data, seed, backend)
+        try:
+            render = await self._render_checked(data, seed, backend)
+        except (BrowserNotFoundError, BackendUnavailableError):
+            raise  # Setup problems with a fix to print, not one render's outcome.
+        except Exception as exc:
+            # One render's failure must not take its batch with it (render_many gathers). What
+            # the page sends is validated in `sketch_env.render.readback` and a bad result is
+            # the sketch's `harness_violation`; what is left here is the renderer's own fault.
+            logger.exception("render failed inside the renderer")
+            render = Render(
+                RenderStatus.CRASHED,
+                errors=(f"harness: the renderer failed: {type(exc).__name__}: {exc}"[:500],),
+                backend=backend,
+                seed=seed,
+            )
         return replace(render, elapsed_ms=(time.perf_counter() - start) * 1000.0)
 
     # ------------------------------------------------------------------ loop thread

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from playwright.async_api import Browser
 
@@ -45,10 +46,10 @@ class FrameSupply:
 
     Args:
         config: The renderer's configuration (``prewarm``, ``renders_per_page``, limits).
-        init_script: `harness_script` output.
+        init_script: Builds the harness for a host's readback binding (`harness_script`).
     """
 
-    def __init__(self, config: RenderConfig, init_script: str) -> None:
+    def __init__(self, config: RenderConfig, init_script: Callable[[str], str]) -> None:
         self._config = config
         self._init_script = init_script
         self._hosts: dict[int, HostPage] = {}

@@ -5,16 +5,30 @@
 // Everything the harness needs later (toDataURL, Reflect.apply, the PRNG state, the error log)
 // is captured here, in a closure the sketch cannot reach: a sketch may replace any global it
 // likes and the harness keeps reading the real canvas and reporting the real state.
+//
+// Results leave the page through one channel only (docs/rendering.md, "The readback channel"):
+// a CDP binding whose secret name Python registered on the host page's context. It is taken off
+// the global object here, before any other script of the document runs, and every message
+// carries the per-render token that run() received; Python drops anything else. Messages are
+// built as strings from captured built-ins (no JSON.stringify of objects, no array methods),
+// because a sketch can poison Object.prototype, Array.prototype and friends before the
+// harness reports.
 (() => {
   "use strict";
   const CONFIG = __CONFIG__;
+  let rawSend = null;
+  try {
+    rawSend = globalThis[CONFIG.binding];
+    delete globalThis[CONFIG.binding];
+  } catch (_) {
+    rawSend = null;
+  }
 
   // ---- primitives captured before any other script runs ------------------------------------
   const apply = Reflect.apply;
   const defineProperty = Object.defineProperty;
   const freeze = Object.freeze;
   const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-  const now = performance.now.bind(performance);
   const canvasProto = HTMLCanvasElement.prototype;
   const toDataURL = canvasProto.toDataURL;
   const getContext = canvasProto.getContext;
@@ -24,6 +38,15 @@
   const appendChild = Node.prototype.appendChild;
   const addEventListener = EventTarget.prototype.addEventListener;
   const push = Array.prototype.push;
+  const stringSlice = String.prototype.slice;
+  const regexpExec = RegExp.prototype.exec;
+  const jsonQuote = JSON.stringify;
+  const objectKeys = Object.keys;
+  const assign = Object.assign;
+  const objectCreate = Object.create;
+  const isFiniteNumber = Number.isFinite;
+  const offscreenProto = typeof OffscreenCanvas === "function" ? OffscreenCanvas.prototype : null;
+  const offscreenGetContext = offscreenProto ? offscreenProto.getContext : null;
   const StringCtor = String;
   const ErrorCtor = Error;
   const RangeErrorCtor = RangeError;
@@ -66,25 +89,43 @@
   };
 
   // ---- harness state ------------------------------------------------------------------------
-  const state = {
-    phase: "loading", // loading -> ready -> running -> done
-    doneReason: null, // complete | frame_cap | error | no_p5
-    errors: [],
-    frames: 0,
-    setupDone: false,
-    started: false,
-    sketchLoaded: false,
-    sketchLoadedAt: 0,
-    image: null,
-    canvasKind: null,
-    userCanvas: false,
-    defaultCanvasPending: false,
-    width: 0,
-    height: 0,
-    ran: false,
-  };
+  // Null-prototype records: a sketch that defines setters or getters on Object.prototype
+  // cannot intercept the harness's own writes and reads.
+  function record() {
+    return objectCreate(null);
+  }
+  const state = record();
+  state.phase = "loading"; // loading -> ready -> running -> done
+  state.doneReason = null; // complete | frame_cap | error | no_p5
+  state.errors = record(); // index -> text; a plain array would go through Array.prototype
+  state.errorCount = 0;
+  state.frames = 0;
+  state.setupDone = false;
+  state.started = false;
+  state.sketchLoaded = false;
+  state.image = null;
+  state.canvasKind = null;
+  state.userCanvas = false;
+  state.defaultCanvasPending = false;
+  state.width = 0;
+  state.height = 0;
+  state.ran = false;
+  state.seed = 0;
+  state.token = null;
+  state.reported = false;
+  state.violation = false;
   let instance = null;
   let p5Class = null;
+  // The canvas p5 made for the sketch, recorded when p5's own createCanvas gave it a context
+  // (see createCanvas below): p5.instance.canvas and _renderer.canvas are the sketch's to
+  // redefine.
+  let sketchCanvas = null;
+  let creatingCanvas = false;
+  let constructing = false;
+
+  function cut(text) {
+    return apply(stringSlice, StringCtor(text), [0, CONFIG.maxErrorChars]);
+  }
 
   function describe(err) {
     if (err === null || err === undefined) return StringCtor(err);
@@ -92,12 +133,13 @@
     try {
       const name = err.name || "Error";
       text = err.message !== undefined ? name + ": " + err.message : StringCtor(err);
+      text = cut(text);
     } catch (_) {
       text = "unprintable error";
     }
     try {
-      const stack = StringCtor(err.stack || "");
-      const match = /sketch\.js:(\d+):(\d+)/.exec(stack);
+      const stack = cut(StringCtor(err.stack || ""));
+      const match = apply(regexpExec, /sketch\.js:(\d+):(\d+)/, [stack]);
       if (match) text += " (sketch.js:" + match[1] + ":" + match[2] + ")";
     } catch (_) {
       // A hostile error object may throw from its getters; the message is enough.
@@ -105,10 +147,21 @@
     return text;
   }
 
-  function recordError(text) {
-    if (state.errors.length < CONFIG.maxErrors) {
-      apply(push, state.errors, [StringCtor(text).slice(0, CONFIG.maxErrorChars)]);
+  function note(text) {
+    if (state.errorCount < CONFIG.maxErrors) {
+      let safe;
+      try {
+        safe = cut(text);
+      } catch (_) {
+        safe = "unprintable error";
+      }
+      state.errors[state.errorCount] = safe;
+      state.errorCount += 1;
     }
+  }
+
+  function recordError(text) {
+    note(text);
     if (state.phase !== "done") {
       capture();
       finish("error");
@@ -121,42 +174,89 @@
   }
 
   addEventListener.call(window, "error", (event) => {
-    if (event && event.error !== undefined && event.error !== null) {
-      recordError(describe(event.error));
-    } else if (event && event.message) {
-      let text = StringCtor(event.message);
-      if (event.filename && /sketch\.js$/.test(event.filename)) {
-        text += " (sketch.js:" + event.lineno + ":" + event.colno + ")";
+    try {
+      if (event && event.error !== undefined && event.error !== null) {
+        recordError(describe(event.error));
+      } else if (event && event.message) {
+        let text = cut(event.message);
+        const file = StringCtor(event.filename || "");
+        if (apply(regexpExec, /sketch\.js$/, [file])) {
+          text += " (sketch.js:" + event.lineno + ":" + event.colno + ")";
+        }
+        recordError(text);
       }
-      recordError(text);
+    } catch (_) {
+      recordError("an error the harness could not read");
     }
   }, true);
   // p5 2.x runs setup and draw inside promises: their errors arrive here (DESIGN.md §3.3).
   addEventListener.call(window, "unhandledrejection", (event) => {
-    recordError(describe(event.reason));
+    let reason;
+    try {
+      reason = event.reason;
+    } catch (_) {
+      reason = "an error the harness could not read";
+    }
+    recordError(describe(reason));
   }, true);
+
+  // ---- the readback channel -----------------------------------------------------------------
+  function quote(value) {
+    // JSON.stringify of a primitive string looks nothing up on any prototype.
+    return jsonQuote(StringCtor(value));
+  }
+  function num(value) {
+    return typeof value === "number" && isFiniteNumber(value) ? StringCtor(value) : "0";
+  }
+  function send(kind, body) {
+    if (rawSend === null || state.token === null) return;
+    try {
+      apply(rawSend, globalThis, ['{"t":' + quote(state.token) + ',"k":' + quote(kind) + body + "}"]);
+    } catch (_) {
+      // The binding only fails when the page is being torn down: nothing to report to.
+    }
+  }
+  function report(kind) {
+    let errors = "";
+    for (let i = 0; i < state.errorCount; i++) {
+      errors += (i ? "," : "") + quote(state.errors[i]);
+    }
+    let api = "";
+    const names = objectKeys(counts);
+    for (let i = 0; i < names.length; i++) {
+      api += (i ? "," : "") + quote(names[i]) + ":" + num(counts[names[i]]);
+    }
+    send(kind,
+      ',"phase":' + quote(state.phase) +
+      ',"reason":' + (state.doneReason === null ? "null" : quote(state.doneReason)) +
+      ',"errors":[' + errors + "]" +
+      ',"frames":' + num(state.frames) +
+      ',"started":' + (state.started ? "true" : "false") +
+      ',"canvasKind":' + (state.canvasKind === null ? "null" : quote(state.canvasKind)) +
+      ',"userCanvas":' + (state.userCanvas ? "true" : "false") +
+      ',"width":' + num(state.width) +
+      ',"height":' + num(state.height) +
+      ',"violation":' + (state.violation ? "true" : "false") +
+      ',"api":{' + api + "}" +
+      ',"image":' + (typeof state.image === "string" ? quote(state.image) : "null"));
+  }
 
   function finish(reason) {
     if (state.phase === "done") return;
     state.phase = "done";
     state.doneReason = reason;
-  }
-
-  function canvasOf(inst) {
-    try {
-      const c = inst.canvas || (inst._renderer && inst._renderer.canvas);
-      return c instanceof HTMLCanvasElement ? c : null;
-    } catch (_) {
-      return null;
+    if (!state.reported) {
+      state.reported = true;
+      report("done");
     }
   }
 
-  // Reads the real canvas through the toDataURL captured above, so a sketch that replaces
-  // HTMLCanvasElement.prototype.toDataURL cannot hand back a picture of its choosing.
+  // Reads the canvas p5 made for the sketch through the toDataURL captured above, so a sketch
+  // that replaces HTMLCanvasElement.prototype.toDataURL, or points p5.instance.canvas at a
+  // canvas of its own, cannot hand back a picture of its choosing.
   function capture() {
-    if (!instance) return;
-    const canvas = canvasOf(instance);
-    if (!canvas) return;
+    const canvas = sketchCanvas;
+    if (canvas === null) return;
     try {
       state.width = apply(widthDesc.get, canvas, []);
       state.height = apply(heightDesc.get, canvas, []);
@@ -167,7 +267,142 @@
       }
       state.image = apply(toDataURL, canvas, ["image/png"]);
     } catch (err) {
-      apply(push, state.errors, ["harness: could not read the canvas: " + describe(err)]);
+      note("harness: could not read the canvas: " + describe(err));
+    }
+  }
+
+  // ---- runtime accounting of drawing APIs (docs/rendering.md) ---------------------------------
+  // Which drawing APIs the sketch called, counted by wrappers installed before the sketch runs
+  // (on p5.prototype, p5.Graphics.prototype, the renderers, p5.brush and the canvas
+  // prototypes), so aliases (`const e = ellipse`, `window.ellipse`, `g.ellipse` on a
+  // createGraphics buffer) reach the same counter. A call counts only when the sketch makes it:
+  // p5's own nested calls run inside an outer wrapper (apiDepth > 0), and p5.brush's internals
+  // (it composites with p5's rect/image and reads drawingContext) run inside a brush call or a
+  // brush hook (libraryDepth > 0), where only names p5.brush never uses itself still count.
+  const counts = record();
+  const brushInternal = record();
+  for (let i = 0; i < CONFIG.api.brushInternal.length; i++) brushInternal[CONFIG.api.brushInternal[i]] = true;
+  let apiDepth = 0;
+  let libraryDepth = 0;
+  function tally(name) {
+    if (apiDepth > 0) return;
+    if (libraryDepth > 0 && brushInternal[name] === true) return;
+    counts[name] = (counts[name] || 0) + 1;
+  }
+  function lockValue(target, name, value, enumerable) {
+    try {
+      defineProperty(target, name, { value, writable: false, configurable: false, enumerable });
+    } catch (_) {
+      // Not configurable (already locked): the earlier wrapper stays.
+    }
+  }
+  // A p5 function the sketch may call: counted under `key` (null: not counted), and everything
+  // it calls runs one level deeper.
+  function wrapApi(target, name, key) {
+    const desc = target ? getOwnPropertyDescriptor(target, name) : undefined;
+    if (!desc || typeof desc.value !== "function") return;
+    const original = desc.value;
+    lockValue(target, name, function () {
+      if (key !== null) tally(key);
+      apiDepth += 1;
+      try {
+        return apply(original, this, arguments);
+      } finally {
+        apiDepth -= 1;
+      }
+    }, desc.enumerable);
+  }
+  function wrapGetter(target, name, key) {
+    const desc = target ? getOwnPropertyDescriptor(target, name) : undefined;
+    if (!desc || typeof desc.get !== "function") return;
+    const original = desc.get;
+    try {
+      defineProperty(target, name, {
+        configurable: false,
+        enumerable: desc.enumerable,
+        get() {
+          tally(key);
+          apiDepth += 1;
+          try {
+            return apply(original, this, []);
+          } finally {
+            apiDepth -= 1;
+          }
+        },
+        set: desc.set,
+      });
+    } catch (_) {
+      // Already locked.
+    }
+  }
+  // Library code (a p5.brush call, an addon hook that was there before the sketch): counted
+  // under `key` when the sketch calls it directly, and p5 calls inside it are the library's.
+  function libraryCall(original, key) {
+    return function () {
+      if (key !== null && libraryDepth === 0) counts[key] = (counts[key] || 0) + 1;
+      const saved = apiDepth;
+      apiDepth = 0;
+      libraryDepth += 1;
+      try {
+        return apply(original, this, arguments);
+      } finally {
+        libraryDepth -= 1;
+        apiDepth = saved;
+      }
+    };
+  }
+  function wrapLibrary(target, name, key) {
+    const desc = target ? getOwnPropertyDescriptor(target, name) : undefined;
+    if (!desc || typeof desc.value !== "function") return;
+    lockValue(target, name, libraryCall(desc.value, key), desc.enumerable);
+  }
+
+  function instrument(P) {
+    const api = CONFIG.api;
+    const protos = [P.prototype, P.Graphics ? P.Graphics.prototype : null];
+    const renderers = [P.Renderer, P.Renderer2D, P.RendererGL, P.Renderer3D];
+    for (let r = 0; r < renderers.length; r++) {
+      // The renderers are p5's internals, reachable as _renderer: calls p5 makes to them run
+      // inside a wrapped p5 function, a direct call from the sketch counts like the p5 one.
+      const proto = typeof renderers[r] === "function" ? renderers[r].prototype : null;
+      for (let i = 0; i < api.primitives.length; i++) wrapApi(proto, api.primitives[i], api.primitives[i]);
+    }
+    for (let j = 0; j < protos.length; j++) {
+      const proto = protos[j];
+      for (let i = 0; i < api.primitives.length; i++) wrapApi(proto, api.primitives[i], api.primitives[i]);
+      for (let i = 0; i < api.rawCalls.length; i++) wrapApi(proto, api.rawCalls[i], api.rawCalls[i]);
+      for (let i = 0; i < api.neutral.length; i++) wrapApi(proto, api.neutral[i], null);
+      wrapGetter(proto, "drawingContext", "drawingContext");
+    }
+    // p5.brush replaced push/pop (it flushes buffered strokes there): library code.
+    for (let i = 0; i < api.libraryMethods.length; i++) wrapLibrary(P.prototype, api.libraryMethods[i], null);
+    const brush = window.brush;
+    if (brush !== null && typeof brush === "object") {
+      for (let i = 0; i < api.brushDraw.length; i++) {
+        wrapLibrary(brush, api.brushDraw[i], "brush." + api.brushDraw[i]);
+      }
+      for (let i = 0; i < api.brushOther.length; i++) wrapLibrary(brush, api.brushOther[i], null);
+      const classes = ["Plot", "Polygon"];
+      for (let c = 0; c < classes.length; c++) {
+        const cls = brush[classes[c]];
+        const proto = typeof cls === "function" ? cls.prototype : null;
+        for (let i = 0; i < api.brushObjectDraw.length; i++) {
+          const m = api.brushObjectDraw[i];
+          wrapLibrary(proto, m, "brush." + classes[c] + "." + m);
+        }
+      }
+    }
+    // Hooks registered before the sketch (p5's own, p5.brush's flush) are library code.
+    const hooks = P.lifecycleHooks;
+    if (hooks !== null && typeof hooks === "object") {
+      const names = objectKeys(hooks);
+      for (let n = 0; n < names.length; n++) {
+        const list = hooks[names[n]];
+        if (!list || typeof list.length !== "number") continue;
+        for (let i = 0; i < list.length; i++) {
+          if (typeof list[i] === "function") list[i] = libraryCall(list[i], null);
+        }
+      }
     }
   }
 
@@ -199,8 +434,15 @@
   // readable after the frame that drew it.
   const glTypes = { webgl: true, webgl2: true, "experimental-webgl": true };
   function deterministicGetContext(type, attributes) {
+    if (creatingCanvas && sketchCanvas === null) {
+      // The first canvas given a context while p5's own createCanvas runs for the sketch's
+      // instance is the one p5 draws the sketch into.
+      sketchCanvas = this;
+    } else if (!creatingCanvas) {
+      tally("getContext");
+    }
     if (glTypes[type] === true) {
-      const attrs = Object.assign({}, attributes || {});
+      const attrs = assign({}, attributes || {});
       attrs.antialias = CONFIG.antialias;
       attrs.preserveDrawingBuffer = true;
       return apply(getContext, this, [type, attrs]);
@@ -217,6 +459,12 @@
   }
   // alert/confirm/prompt block the page's only thread; answer them without a dialog.
   lock(canvasProto, "getContext", deterministicGetContext);
+  if (offscreenProto !== null) {
+    lock(offscreenProto, "getContext", function getContext() {
+      tally("getContext");
+      return apply(offscreenGetContext, this, arguments);
+    });
+  }
   lock(window, "alert", function alert() {});
   lock(window, "confirm", function confirm() { return false; });
   lock(window, "prompt", function prompt() { return null; });
@@ -267,8 +515,48 @@
   });
 
   // ---- the p5 addon: readiness signals straight from p5's lifecycle -------------------------
+  // The genuine instance is the one the harness constructs in run(); hooks ignore any other
+  // `this` (a sketch can reach the hook functions through p5.lifecycleHooks).
+  let genuine = null;
   function isGenuine(inst) {
-    return p5Class !== null && inst instanceof p5Class && (instance === null || inst === instance);
+    if (instance !== null) return inst === instance;
+    return inst !== null && (inst === genuine || (constructing && genuine === null));
+  }
+
+  function violation(text) {
+    state.violation = true;
+    recordError("harness: " + text);
+  }
+
+  // Runs p5's createCanvas/setAttributes for the sketch's instance and records the canvas p5
+  // gives a context to while it runs (setAttributes on WEBGL makes a new canvas).
+  function canvasMaker(original, isCreate, fixArgs) {
+    return function () {
+      const mine = instance !== null && this === instance;
+      if (isCreate) {
+        if (state.defaultCanvasPending) {
+          state.defaultCanvasPending = false;
+        } else if (mine) {
+          state.userCanvas = true;
+        }
+      }
+      const before = sketchCanvas;
+      const wasCreating = creatingCanvas;
+      if (mine) {
+        sketchCanvas = null;
+        creatingCanvas = true;
+      }
+      apiDepth += 1;
+      try {
+        return apply(original, this, fixArgs ? fixArgs(arguments) : arguments);
+      } finally {
+        apiDepth -= 1;
+        if (mine) {
+          creatingCanvas = wasCreating;
+          if (sketchCanvas === null) sketchCanvas = before;
+        }
+      }
+    };
   }
 
   function addon(p5, fn, lifecycles) {
@@ -276,24 +564,16 @@
     // p5 makes a default 100x100 2D canvas right after presetup; any later createCanvas call is
     // the sketch's own. Knowing which lets the harness say "use WEBGL" only when it applies.
     // Multisampling stays off for the canvas and p5's framebuffers (see deterministicGetContext).
-    const setAttributes = fn.setAttributes;
-    fn.setAttributes = function (key, value) {
+    lockValue(fn, "setAttributes", canvasMaker(fn.setAttributes, false, (args) => {
+      const key = args[0];
       if (key !== null && typeof key === "object") {
-        const attrs = Object.assign({}, key);
+        const attrs = assign({}, key);
         if ("antialias" in attrs) attrs.antialias = CONFIG.antialias;
-        return apply(setAttributes, this, [attrs]);
+        return [attrs];
       }
-      return apply(setAttributes, this, [key, key === "antialias" ? CONFIG.antialias : value]);
-    };
-    const createCanvas = fn.createCanvas;
-    fn.createCanvas = function (...args) {
-      if (state.defaultCanvasPending) {
-        state.defaultCanvasPending = false;
-      } else if (this === instance) {
-        state.userCanvas = true;
-      }
-      return apply(createCanvas, this, args);
-    };
+      return [key, key === "antialias" ? CONFIG.antialias : args[1]];
+    }), true);
+    lockValue(fn, "createCanvas", canvasMaker(fn.createCanvas, true, null), true);
     lifecycles.presetup = function () {
       if (!isGenuine(this) || state.phase === "done") return;
       instance = this;
@@ -335,6 +615,8 @@
       recordError("harness: p5 did not load");
       return;
     }
+    // Before the harness's own addon, so its hooks are not taken for library code.
+    instrument(window.p5);
     window.p5.registerAddon(addon);
     // Ready only once the load event has been handled: p5 does start-up work on it, and work
     // that lands before or after run() reseeds Math.random would make pictures depend on timing.
@@ -348,26 +630,42 @@
     }
   }
 
-  function run(seed) {
-    if (state.ran || state.phase !== "ready") return false;
+  function checkStarted() {
+    if (!state.started && (state.phase === "running" || state.phase === "ready")) {
+      finish("no_p5");
+    }
+  }
+
+  function run(seed, token) {
+    if (state.ran || state.phase !== "ready" || typeof token !== "string") return false;
     state.ran = true;
+    state.token = token;
     state.seed = seed >>> 0;
     reseed(state.seed);
+    send("start", "");
     const script = apply(createElement, document, ["script"]);
     script.src = CONFIG.sketchUrl;
     script.onload = () => {
       state.sketchLoaded = true;
-      state.sketchLoadedAt = now();
+      // p5 has this long to run presetup; a sketch without setup/draw never starts it.
+      setTimeoutFn(checkStarted, CONFIG.startGraceMs);
       if (state.phase === "done" || instance !== null) return;
       // Global mode (DESIGN.md §3.4) keys on window.setup / window.draw. p5's own start-up
       // check ran at page load, before the sketch existed, so start it here the same way.
       const P = p5Class;
       const hasEntry = typeof window.setup === "function" || typeof window.draw === "function";
       if (P && hasEntry && !P.instance) {
+        constructing = true;
         try {
-          new P();
+          const made = new P();
+          if (instance !== null && instance !== made) {
+            violation("the sketch ran p5's lifecycle hooks on an object of its own");
+          }
+          genuine = made;
         } catch (err) {
           recordError(describe(err));
+        } finally {
+          constructing = false;
         }
       }
     };
@@ -376,39 +674,20 @@
     return true;
   }
 
+  // The phase, for preparing a frame (before any sketch exists in it).
   function poll() {
-    if (state.phase === "running" || state.phase === "ready") {
-      if (state.sketchLoaded && !state.started && now() - state.sketchLoadedAt > CONFIG.startGraceMs) {
-        finish("no_p5");
-      }
-    }
-    return {
-      phase: state.phase,
-      doneReason: state.doneReason,
-      errors: state.errors.slice(),
-      frames: state.frames,
-      setupDone: state.setupDone,
-      started: state.started,
-      hasImage: state.image !== null,
-      canvasKind: state.canvasKind,
-      userCanvas: state.userCanvas,
-      width: state.width,
-      height: state.height,
-    };
+    return { phase: state.phase };
   }
 
-  // Capture whatever is on the canvas now (used when the deadline passes on a live page).
+  // Reports whatever is on the canvas now (when the deadline passes on a page that still
+  // answers), through the channel like every other result.
   function captureNow() {
     if (state.image === null) capture();
-    return state.image;
-  }
-
-  function image() {
-    return state.image;
+    report("salvage");
   }
 
   defineProperty(window, "__sketchenv", {
-    value: freeze({ attach, run, poll, image, captureNow }),
+    value: freeze({ attach, run, poll, captureNow }),
     writable: false,
     configurable: false,
     enumerable: false,

@@ -34,7 +34,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -54,6 +57,9 @@ from playwright.async_api import Error as PlaywrightError
 
 from sketch_env.render.assets import read_vendor_bytes
 from sketch_env.render.config import RenderConfig
+from sketch_env.render.readback import HarnessReport, ReadbackError, parse_message
+
+logger = logging.getLogger(__name__)
 
 #: The virtual domain. ``.invalid`` can never resolve, so nothing real is reachable by name.
 DOMAIN = "sketch-env.invalid"
@@ -99,6 +105,11 @@ _REMOVE_FRAME_JS = """(origin) => {
     if (el.dataset.origin === origin) el.remove();
   }
 }"""
+
+
+def binding_name() -> str:
+    """A fresh secret name for a host page's readback binding."""
+    return "__sketchenv_" + secrets.token_hex(12)
 
 
 class InfrastructureError(RuntimeError):
@@ -162,6 +173,14 @@ class FrameSession:
     blocked: list[str] = field(default_factory=list)
     page_crashed: bool = False
     navigated_to: str | None = None
+    #: The render's secret: only its harness (told in ``run()``) can put it in a message.
+    token: str = field(default_factory=lambda: secrets.token_hex(16))
+    #: Validated harness messages, in arrival order (see `sketch_env.render.readback`).
+    reports: asyncio.Queue[HarnessReport] = field(default_factory=asyncio.Queue)
+    #: Messages that failed validation while this render ran: the render is a violation.
+    violations: list[str] = field(default_factory=list)
+    #: The frame's main-world execution context, learnt from the harness's first message.
+    context_id: int | None = None
 
     @property
     def origin(self) -> str:
@@ -200,6 +219,10 @@ class HostPage:
         self.browser = browser
         self.context = context
         self.page: Page | None = None
+        #: The host page's own CDP session: the readback binding's events arrive on it.
+        self.cdp: CDPSession | None = None
+        #: The readback binding's secret name (see `sketch_env.render.readback`).
+        self.binding = binding_name()
         self._config = config
         #: Frames created so far; frame *n* is served from origin ``r<n>``.
         self.frames_made = 0
@@ -219,13 +242,16 @@ class HostPage:
 
     # ------------------------------------------------------------------ lifetime
     @classmethod
-    async def open(cls, browser: Browser, config: RenderConfig, init_script: str) -> HostPage:
+    async def open(
+        cls, browser: Browser, config: RenderConfig, init_script: Callable[[str], str]
+    ) -> HostPage:
         """Opens a context and its host page, routed to the virtual domain and loaded.
 
         Args:
             browser: A connected browser of the pool.
             config: Limits.
-            init_script: `harness_script` output; it runs in every frame before any other script.
+            init_script: Builds the harness (`harness_script`) for a readback binding name;
+                it runs in every frame before any other script.
 
         Returns:
             The host page; the caller owns it and must `close` it.
@@ -254,12 +280,19 @@ class HostPage:
         try:
             async with asyncio.timeout(config.launch_timeout_s):
                 await context.add_init_script(script=lockdown_script(config))
-                await context.add_init_script(script=init_script)
+                await context.add_init_script(script=init_script(host.binding))
                 await context.route("**/*", host._route)
                 await context.route_web_socket(re.compile(r".*"), host._block_websocket)
                 context.on("page", host._on_page)
                 page = await context.new_page()
                 host.page = page
+                # The binding exists in a document only with the Runtime domain on (measured:
+                # without it the init script found no function). Added before the first
+                # document, so it is there when the harness takes it off the global object.
+                host.cdp = await context.new_cdp_session(page)
+                host.cdp.on("Runtime.bindingCalled", host._on_binding)
+                await host.cdp.send("Runtime.enable")
+                await host.cdp.send("Runtime.addBinding", {"name": host.binding})
                 page.on("dialog", lambda dialog: host._spawn(dialog.dismiss()))
                 page.on("crash", host._on_crash)
                 page.on("frameattached", host._on_frame_attached)
@@ -438,6 +471,33 @@ class HostPage:
             if self.active is not None:
                 self.active.session.blocked.append("popup window")
             self._spawn(page.close())
+
+    def _on_binding(self, event: dict[str, Any]) -> None:
+        # Called by Playwright for every binding call of every frame of the host; it must
+        # never raise. Only the running render's harness knows its token.
+        try:
+            if event.get("name") != self.binding:
+                return
+            active = self.active
+            if active is None:
+                return
+            session = active.session
+            try:
+                report = parse_message(event.get("payload"), session.token, self._config)
+            except ReadbackError as exc:
+                session.violations.append(str(exc)[:300])
+                return
+            context_id = event.get("executionContextId")
+            if session.context_id is None and report.kind == "start":
+                session.context_id = context_id if isinstance(context_id, int) else None
+            elif context_id != session.context_id:
+                session.violations.append("a message came from another JavaScript context")
+                return
+            session.reports.put_nowait(report)
+        except Exception as exc:  # A handler that raised would only be logged by Playwright.
+            logger.warning("readback message dropped: %s", exc)
+            if self.active is not None:
+                self.active.session.violations.append(f"unreadable message: {exc}"[:300])
 
     def _on_crash(self, _: Page) -> None:
         self.crashed = True

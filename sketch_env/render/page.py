@@ -7,8 +7,11 @@ Every rule here answers a measured failure (DESIGN.md §3):
   from the virtual domain through request routing (`sketch_env.render.host`), and the sketch is
   served as UTF-8 JavaScript (decoded as Latin-1, p5's Unicode regular expressions fail to
   compile).
-* Readiness is polled with explicit evaluations: Playwright's rAF-based waits stall on
-  background pages.
+* Readiness is polled with explicit evaluations while the frame loads (Playwright's rAF-based
+  waits stall on background pages). Once the sketch may run, nothing is read with a main-world
+  evaluation again (the sketch controls what Playwright looks up there: ``eval``,
+  ``Array.prototype.slice``, ``.then``): the harness pushes its report through a secret CDP
+  binding, validated on arrival (`sketch_env.render.readback`).
 * Every wait is under one wall-clock deadline. ``while (true) {}`` in ``setup`` blocks the page's
   only thread and an evaluation never returns; closing the *context* returned in 0.03 s and left
   the browser healthy, so a timed-out attempt condemns its host page (whose context is closed),
@@ -21,19 +24,26 @@ Every rule here answers a measured failure (DESIGN.md §3):
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
 import time
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, cast
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from sketch_env.render.api_calls import harness_table
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.coverage import paint_fraction
-from sketch_env.render.host import SKETCH_PATH, FrameSession, InfrastructureError, SketchFrame
+from sketch_env.render.host import (
+    SKETCH_PATH,
+    FrameSession,
+    HostPage,
+    InfrastructureError,
+    SketchFrame,
+)
+from sketch_env.render.readback import MAX_ERROR_CHARS, MAX_ERRORS, HarnessReport
 from sketch_env.render.result import Render, RenderStatus
 
 __all__ = ["Attempt", "InfrastructureError", "encode_source", "harness_script", "run_attempt"]
@@ -51,11 +61,12 @@ def _harness_template() -> str:
     return resources.files("sketch_env.render").joinpath("harness.js").read_text("utf-8")
 
 
-def harness_script(config: RenderConfig) -> str:
-    """Returns the init script for a renderer's pages.
+def harness_script(config: RenderConfig, binding: str) -> str:
+    """Returns the init script for a host page's frames.
 
     Args:
         config: The renderer's limits, baked into the script.
+        binding: The host's secret readback binding name (`sketch_env.render.readback`).
 
     Returns:
         JavaScript source for ``BrowserContext.add_init_script``.
@@ -66,10 +77,12 @@ def harness_script(config: RenderConfig) -> str:
         "maxFrames": config.max_frames,
         "maxCanvasSide": config.max_canvas_side,
         "maxCanvasPixels": config.max_canvas_pixels,
-        "maxErrors": 50,
-        "maxErrorChars": 2000,
+        "maxErrors": MAX_ERRORS,
+        "maxErrorChars": MAX_ERROR_CHARS,
         "startGraceMs": config.start_grace_ms,
         "sketchUrl": SKETCH_PATH,
+        "binding": binding,
+        "api": harness_table(),
     }
     return _harness_template().replace("__CONFIG__", json.dumps(values))
 
@@ -141,80 +154,62 @@ async def run_attempt(
 async def _drive(
     sketch_frame: SketchFrame, seed: int, config: RenderConfig, backend: str, start: float
 ) -> tuple[Render, bool]:
-    """Starts the sketch and polls it until it is done or the deadline passes.
+    """Starts the sketch and waits for its harness's report until the deadline passes.
 
     Returns:
         The render, and whether the frame ended cleanly (see `Attempt.clean`).
     """
     frame, session, host = sketch_frame.frame, sketch_frame.session, sketch_frame.host
-    state: dict[str, Any] = {}
+    report: HarnessReport | None = None
     timed_out = False
     try:
         async with asyncio.timeout_at(asyncio.get_running_loop().time() + config.deadline_s):
-            ran = False
-            while True:
-                state = await frame.evaluate("() => window.__sketchenv.poll()")
-                if state["phase"] == "ready" and not ran:
-                    ran = bool(await frame.evaluate("(s) => window.__sketchenv.run(s)", seed))
-                if state["phase"] == "done":
-                    break
-                if session.navigated_to is not None:
-                    break
+            # The frame is at `ready`: no sketch code exists in it yet, so this main-world
+            # evaluation is the last one and cannot be tampered with. Everything after it
+            # arrives through the readback binding (sketch_env.render.readback).
+            while not await frame.evaluate(
+                "([s, t]) => window.__sketchenv.run(s, t)", [seed, session.token]
+            ):
                 await asyncio.sleep(config.poll_interval_s)
-            data_url = await frame.evaluate("() => window.__sketchenv.image()")
+            report = await _wait_for_report(session, host, config)
+            if report is not None:
+                await _confirm_document(sketch_frame)
     except TimeoutError:
         timed_out = True
-        data_url = await _salvage(sketch_frame)
+        report = await _salvage(sketch_frame)
     except PlaywrightError as exc:
         if not host.browser.is_connected():
             raise InfrastructureError(f"the browser went away: {exc}") from exc
-        if session.page_crashed:
-            render = _finish(
-                RenderStatus.JS_ERROR,
-                None,
-                [
-                    *state.get("errors", []),
-                    "harness: the page crashed; the sketch most likely ran out of memory "
-                    f"(the JavaScript heap is capped at {config.js_heap_mb} MB)",
-                ],
-                state,
-                seed,
-                backend,
-                start,
-                session,
-            )
-            return render, False
-        if session.navigated_to is None and not frame.is_detached():
-            # Only a new document destroys the frame's context or its harness: the sketch
-            # navigated its frame away (about:blank and javascript: URLs never reach routing).
-            url = frame.url
-            if not url.startswith(session.origin + "/"):
-                session.navigated_to = url or "a new document"
-            elif "context was destroyed" in str(exc):
-                session.navigated_to = "a new document"
-        if session.navigated_to is None:
+        if not session.page_crashed and session.navigated_to is None:
             raise InfrastructureError(f"the page failed: {exc}") from exc
-        data_url = None
-    if session.navigated_to is not None:
-        render = _finish(
-            RenderStatus.JS_ERROR,
-            None,
-            [
-                *state.get("errors", []),
-                f"harness: the sketch navigated the page away (to {session.navigated_to[:200]})",
-            ],
-            state,
-            seed,
-            backend,
-            start,
-            session,
+    if session.violations:
+        return _violation(session.violations, seed, backend, start, session), False
+    if report is not None and report.violation:
+        return _violation(report.errors, seed, backend, start, session), False
+    errors = list(report.errors) if report is not None else []
+    if session.page_crashed:
+        errors.append(
+            "harness: the page crashed; the sketch most likely ran out of memory "
+            f"(the JavaScript heap is capped at {config.js_heap_mb} MB)"
         )
-        return render, False
-    png = _decode_data_url(data_url)
-    # PNG decoding and counting take ~10 ms for 600x600: off the loop that drives the pool.
-    coverage = await asyncio.to_thread(paint_fraction, png) if png is not None else 0.0
-    errors = list(state.get("errors", []))
-    reason = state.get("doneReason")
+        return _finish(
+            RenderStatus.JS_ERROR, None, errors, report, seed, backend, start, session
+        ), False
+    if session.navigated_to is not None:
+        errors.append(
+            f"harness: the sketch navigated the page away (to {session.navigated_to[:200]})"
+        )
+        return _finish(
+            RenderStatus.JS_ERROR, None, errors, report, seed, backend, start, session
+        ), False
+    png = report.png if report is not None else None
+    try:
+        # PNG decoding and counting take ~10 ms for 600x600: off the loop that drives the pool.
+        coverage = await asyncio.to_thread(paint_fraction, png) if png is not None else 0.0
+    except Exception as exc:  # The header passed its checks; a body that does not decode.
+        problem = f"the picture does not decode: {exc}"
+        return _violation([problem], seed, backend, start, session), False
+    reason = report.reason if report is not None else None
     if timed_out:
         errors.append(
             f"harness: the render did not finish within {config.deadline_s:g} s "
@@ -228,7 +223,8 @@ async def _drive(
         )
         status, png, coverage = RenderStatus.NO_CANVAS, None, 0.0
     elif reason == "error":
-        if state.get("canvasKind") == "2d" and state.get("userCanvas"):
+        assert report is not None
+        if report.canvas_kind == "2d" and report.user_canvas:
             errors.append("harness: the canvas is 2D; p5.brush needs createCanvas(w, h, WEBGL)")
         painted = png is not None and coverage > MIN_PAINT_FOR_UNFINISHED
         status = RenderStatus.UNFINISHED if painted else RenderStatus.JS_ERROR
@@ -239,36 +235,97 @@ async def _drive(
         status = RenderStatus.FRAME_CAPPED
     else:
         status = RenderStatus.OK
-    render = _finish(status, png, errors, state, seed, backend, start, session, coverage)
+    render = _finish(status, png, errors, report, seed, backend, start, session, coverage)
     return render, not timed_out
 
 
-async def _salvage(sketch_frame: SketchFrame) -> str | None:
-    """Reads whatever the canvas holds after the deadline, if the frame still answers at all."""
+async def _wait_for_report(
+    session: FrameSession, host: HostPage, config: RenderConfig
+) -> HarnessReport | None:
+    """Waits (under the caller's deadline) for the harness's ``done`` report.
+
+    Returns ``None`` early when the frame can no longer report: it navigated away, its page
+    crashed, or a forged message arrived (the render is then a violation whatever follows).
+    """
+    while True:
+        if session.violations or session.page_crashed or session.navigated_to is not None:
+            return None
+        if not host.browser.is_connected():
+            raise InfrastructureError("the browser went away")
+        try:
+            report = await asyncio.wait_for(session.reports.get(), config.poll_interval_s * 5)
+        except TimeoutError:
+            continue
+        if report.kind == "done":
+            return report
+
+
+async def _confirm_document(sketch_frame: SketchFrame) -> None:
+    """Checks that the frame still shows the document that reported.
+
+    A sketch that sets ``location.href = 'about:blank'`` as its last act reports ``done``
+    before the navigation commits; one round trip to its JavaScript context (a CDP
+    evaluation of a constant: nothing of the page is looked up) finds the context gone, and
+    the picture with it.
+    """
+    session, cdp = sketch_frame.session, sketch_frame.host.cdp
+    if cdp is None or session.context_id is None or session.navigated_to is not None:
+        return
+    try:
+        async with asyncio.timeout(2.0):
+            await cdp.send("Runtime.evaluate", {"expression": "0", "contextId": session.context_id})
+    except TimeoutError:
+        return  # Busy (a draw loop still running): the report stands.
+    except PlaywrightError as exc:
+        if "context" in str(exc).lower() and session.navigated_to is None:
+            session.navigated_to = sketch_frame.frame.url or "a new document"
+
+
+async def _salvage(sketch_frame: SketchFrame) -> HarnessReport | None:
+    """Asks a frame past its deadline for its canvas, if it still answers at all.
+
+    The request goes straight to the frame's main world over CDP (``Runtime.evaluate`` of a
+    call on the frozen, non-configurable harness object: nothing the sketch defined is looked
+    up on the way), and the answer comes back through the binding like any other report.
+    """
+    session, cdp = sketch_frame.session, sketch_frame.host.cdp
+    if cdp is None or session.context_id is None:
+        return None
     try:
         async with asyncio.timeout(1.0):
-            return cast(
-                "str | None",
-                await sketch_frame.frame.evaluate("() => window.__sketchenv.captureNow()"),
+            await cdp.send(
+                "Runtime.evaluate",
+                {
+                    "expression": "void window.__sketchenv.captureNow()",
+                    "contextId": session.context_id,
+                },
             )
+            while True:
+                report = await session.reports.get()
+                if report.kind == "salvage":
+                    return report
     except (TimeoutError, PlaywrightError):
         return None
 
 
-def _decode_data_url(data_url: Any) -> bytes | None:
-    prefix = "data:image/png;base64,"
-    if not isinstance(data_url, str) or not data_url.startswith(prefix):
-        return None
-    png = base64.b64decode(data_url[len(prefix) :])
-    # An empty canvas (0 x 0) reads back as "data:," or as a header-only PNG; treat it as none.
-    return png if len(png) > 67 else None
+def _violation(
+    problems: Any, seed: int, backend: str, start: float, session: FrameSession
+) -> Render:
+    """A render whose result could not be trusted: nothing from the page is kept."""
+    errors = [f"harness: the result failed its checks ({p})" for p in list(problems)[:5]]
+    errors.append(
+        "harness: the sketch interfered with the render harness; it is scored as its own fault"
+    )
+    return _finish(
+        RenderStatus.HARNESS_VIOLATION, None, errors, None, seed, backend, start, session
+    )
 
 
 def _finish(
     status: RenderStatus,
     png: bytes | None,
     errors: list[str],
-    state: dict[str, Any],
+    report: HarnessReport | None,
     seed: int,
     backend: str,
     start: float,
@@ -283,8 +340,9 @@ def _finish(
         elapsed_ms=(time.perf_counter() - start) * 1000.0,
         backend=backend,
         seed=seed,
-        frames=int(state.get("frames", 0) or 0),
-        width=int(state.get("width", 0) or 0),
-        height=int(state.get("height", 0) or 0),
+        frames=report.frames if report is not None else 0,
+        width=report.width if report is not None else 0,
+        height=report.height if report is not None else 0,
         blocked_requests=tuple(dict.fromkeys(session.blocked)),
+        api_calls=dict(report.api_calls) if report is not None else None,
     )

@@ -9,6 +9,7 @@ reach the same pool of browsers.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import threading
@@ -59,7 +60,7 @@ class SketchRenderer(RendererBase):
         self._pool: BrowserPool | None = None
         self._choice: BrowserChoice | None = None
         self._frames: FrameSupply | None = None
-        self._init_script = harness_script(self.config)
+        self._init_script = functools.partial(harness_script, self.config)
         #: Each slot's browser process tree, with its memory baseline (the watchdog's zero).
         self._trees: dict[int, ProcessTree] = {}
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from sketch_env.render.api_calls import brush_draw_calls, primitive_calls, raw_graphics_calls
 from sketch_env.render.coverage import to_rgb_array
 
 
@@ -46,6 +47,10 @@ class RenderStatus(enum.StrEnum):
     LEFTOVER_WORK = "leftover_work"
     #: The browser failed twice (crash, lost connection): infrastructure, not the sketch.
     CRASHED = "crashed"
+    #: The sketch interfered with the render harness (a forged or unreadable result, the
+    #: harness's hooks run on an object of its own): nothing it reported is kept, and it is
+    #: the sketch's fault.
+    HARNESS_VIOLATION = "harness_violation"
 
     @property
     def has_picture(self) -> bool:
@@ -81,6 +86,9 @@ class Render:
         height: Canvas height in pixels.
         attempts: Browser attempts used (2 means an infrastructure failure was retried).
         blocked_requests: URLs the sketch tried to reach outside the sandbox.
+        api_calls: Drawing API name -> calls the sketch made, measured at run time where the
+            sketch cannot tamper (see `sketch_env.render.api_calls`); ``None`` when nothing was
+            measured (the sketch never ran, or its result was not trusted).
     """
 
     status: RenderStatus
@@ -96,11 +104,27 @@ class Render:
     attempts: int = 1
     blocked_requests: tuple[str, ...] = ()
     queue_ms: float = 0.0
+    api_calls: dict[str, int] | None = None
 
     @property
     def render_ms(self) -> float:
         """Time the render itself took: `elapsed_ms` less the time queued for a browser."""
         return max(0.0, self.elapsed_ms - self.queue_ms)
+
+    @property
+    def brush_draw_calls(self) -> int:
+        """p5.brush drawing calls the sketch made (setters such as ``brush.set`` excluded)."""
+        return brush_draw_calls(self.api_calls or {})
+
+    @property
+    def primitive_calls(self) -> dict[str, int]:
+        """Plain p5 drawing functions the sketch called (``ellipse``, ``text``…), with counts."""
+        return primitive_calls(self.api_calls or {})
+
+    @property
+    def raw_graphics_calls(self) -> dict[str, int]:
+        """Raw graphics the sketch used (``drawingContext``, ``loadPixels``…), with counts."""
+        return raw_graphics_calls(self.api_calls or {})
 
     @property
     def ok(self) -> bool:
@@ -177,6 +201,8 @@ class Render:
             "height": self.height,
             "attempts": self.attempts,
             "blocked_requests": list(self.blocked_requests),
+            "api_calls": dict(self.api_calls) if self.api_calls is not None else None,
+            "brush_draw_calls": self.brush_draw_calls,
             "has_png": self.png is not None,
         }
 
