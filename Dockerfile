@@ -10,7 +10,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # Debian's Chromium (Playwright cannot download its own browser everywhere), Mesa's EGL and
-# DRI drivers for the llvmpipe GL backend (about 3x faster than SwiftShader, DESIGN.md 3.12),
+# DRI drivers for the llvmpipe GL backend (about 3x faster than SwiftShader, docs/design.md §3.12),
 # and fonts so p5's default text metrics exist.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \

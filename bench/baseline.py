@@ -1,4 +1,4 @@
-"""The straightforward renderer the benchmark compares against (DESIGN.md §8).
+"""The straightforward renderer the benchmark compares against (docs/design.md §8).
 
 Written here on purpose, sharing nothing with `sketch_env.render` but the vendored library files
 and browser discovery: SwiftShader (Chromium's default software GL), the whole page — a seeded
@@ -24,7 +24,7 @@ from sketch_env.render.assets import read_vendor_bytes
 from sketch_env.render.backends import find_browser
 from sketch_env.render.pool import find_browser_pid
 
-#: Chromium's software GL path (DESIGN.md §3.12).
+#: Chromium's software GL path (docs/design.md §3.12).
 SWIFTSHADER_FLAGS = ("--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader")
 
 # A seeded Math.random (mulberry32) installed before the libraries, so p5.brush's PRNG seeds are

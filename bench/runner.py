@@ -4,7 +4,7 @@ Each repetition renders the same workload on every configuration in turn (A B C 
 drift in machine load — large on a shared 2-core box — hits all of them alike, and the report is
 built from ratios of medians. Configurations:
 
-* ``baseline`` — `bench.baseline.BaselineRenderer` (DESIGN.md §8).
+* ``baseline`` — `bench.baseline.BaselineRenderer` (docs/design.md §8).
 * ``ours`` — `SketchRenderer` with its defaults (auto backend, pool sized to the machine, one
   host page per browser with a fresh frame per render, the next frame pre-warmed).
 * ``ours_cold`` — the same with ``prewarm=False``: what pre-warming alone buys.
@@ -35,7 +35,7 @@ from bench.workloads import FILL_COUNTS, TRIVIAL, grpo_group, heavy_sketch, wate
 from sketch_env import RenderConfig, SketchRenderer
 from sketch_env.render.backends import common_args
 
-#: Targets of DESIGN.md §8 / issue 6, as ratios against the baseline.
+#: Targets of docs/design.md §8 / issue 6, as ratios against the baseline.
 TARGETS = {"a_trivial": 4.0, "b_heavy": 3.0, "c_group": 4.0}
 
 #: Idle time before each timed render of (a), so preparation left over from the previous

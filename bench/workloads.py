@@ -1,6 +1,6 @@
 """The benchmark's sketches: a trivial one, a heavy watercolour one, and a mixed GRPO group.
 
-Every sketch here is written for the benchmark. Cost notes (DESIGN.md §3, p5.brush facts): a
+Every sketch here is written for the benchmark. Cost notes (docs/design.md §3, p5.brush facts): a
 textured, bleeding watercolour fill is by far the most expensive thing p5.brush draws (seconds of
 raster time each on a software GL), strokes and flat washes are cheap. The heavy sketch and the
 fill curve therefore vary the number of textured fills, and the group mixes cheap and heavy

@@ -23,7 +23,7 @@ Then::
     python examples/grpo_trl.py --scorer hpsv3+http://127.0.0.1:8765 --lora --out runs/grpo
     python examples/grpo_trl.py --tools        # multi-turn: render tool + feedback + revise
 
-The HPSv3 service holds about 18-20 GB of GPU memory (DESIGN.md section 4): on one GPU, leave
+The HPSv3 service holds about 18-20 GB of GPU memory (docs/design.md section 4): on one GPU, leave
 it that much room (vLLM's colocated mode takes a share of memory set by its own settings).
 """
 

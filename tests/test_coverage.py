@@ -35,7 +35,7 @@ def test_paper_texture_below_threshold_is_not_paint():
 
 
 def test_extreme_differences_do_not_overflow():
-    # Squared differences of 255 would overflow int16 arithmetic (DESIGN.md §3.13).
+    # Squared differences of 255 would overflow int16 arithmetic (docs/design.md §3.13).
     canvas = np.zeros((30, 30, 3), np.uint8)
     canvas[:, :10] = 255
     assert paint_fraction(canvas) == pytest.approx(1 / 3)

@@ -63,7 +63,7 @@ def _same_picture(backend: str, a: np.ndarray, b: np.ndarray) -> bool:
     if a.shape != b.shape:
         return False
     if backend == "swiftshader":
-        # SwiftShader is not bit-reproducible even cold-to-cold (DESIGN.md §3.9).
+        # SwiftShader is not bit-reproducible even cold-to-cold (docs/design.md §3.9).
         return bool(np.mean(np.all(a == b, axis=-1)) >= 0.9999)
     return bool(np.array_equal(a, b))
 

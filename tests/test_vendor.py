@@ -22,7 +22,7 @@ def test_versions_are_the_pinned_ones():
 
 
 def test_a_swapped_library_is_caught(tmp_path):
-    # A p5 1.x swapped in makes every brush call draw nothing (DESIGN.md §3.1); the checksum
+    # A p5 1.x swapped in makes every brush call draw nothing (docs/design.md §3.1); the checksum
     # check is what stands between that and a silent training run.
     copy = tmp_path / "vendor"
     shutil.copytree(vendor_dir(), copy)

@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 #: finished there, so it is safe to run it once more elsewhere.
 _ACTOR_GONE = (RayActorError, WorkerCrashedError, ObjectLostError, OwnerDiedError)
 
-#: Most browsers one actor runs by default, as for the local renderer (DESIGN.md §3.12).
+#: Most browsers one actor runs by default, as for the local renderer (docs/design.md §3.12).
 _MAX_DEFAULT_POOL = 8
 
 

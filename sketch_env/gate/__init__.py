@@ -21,8 +21,8 @@ docs/design.md §4.4 lists them in full):
 
 - ``setup`` is defined where p5's global mode finds it: a top-level ``function setup``, a
   top-level ``var setup = ...``, or an assignment to ``window.setup``. ``const``/``let``
-  declarations do not create ``window.setup``, so such a sketch never starts (DESIGN.md §3.4).
-- ``createCanvas(w, h, WEBGL)``: p5.brush only draws on a WebGL canvas (DESIGN.md §3.2).
+  declarations do not create ``window.setup``, so such a sketch never starts (docs/design.md §3.4).
+- ``createCanvas(w, h, WEBGL)``: p5.brush only draws on a WebGL canvas (docs/design.md §3.2).
 - at least one p5.brush *drawing* call (a setter such as ``brush.noStroke()`` paints nothing),
   and no ``brush.*`` name that p5.brush does not export. The known names are read from the
   vendored ``p5.brush.js`` itself, and the common 1.x names (``bleed``, ``setHatch``,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-#: p5.brush 1.x names, and what to write in 2.x instead (DESIGN.md §3, p5.brush facts).
+#: p5.brush 1.x names, and what to write in 2.x instead (docs/design.md §3, p5.brush facts).
 BRUSH_RENAMED: Mapping[str, str] = {
     "bleed": "it was renamed: use brush.fillBleed(...)",
     "setHatch": "it was renamed: use brush.hatchStyle(...)",

@@ -63,7 +63,7 @@ def read_vendor_bytes(relative: str) -> bytes:
 def verify_vendor(folder: Path | None = None) -> list[str]:
     """Checks the vendored files against the versions and sha256 sums in ``VENDORED.json``.
 
-    p5.brush 2.x silently draws nothing on p5 1.x (DESIGN.md §3.1), so a swapped or edited
+    p5.brush 2.x silently draws nothing on p5 1.x (docs/design.md §3.1), so a swapped or edited
     library file must be caught before it costs a training run.
 
     Args:

@@ -1,6 +1,6 @@
 """Finding Chromium and choosing the GL backend that rasterises WebGL.
 
-Rendering cost is rasterisation, not JavaScript (DESIGN.md §3.12): on a 2-core machine a
+Rendering cost is rasterisation, not JavaScript (docs/design.md §3.12): on a 2-core machine a
 watercolour sketch spent 1 CPU-s in the renderer process and 43 CPU-s in the GPU process. The
 backend is therefore the biggest lever, and it is part of a picture's definition: the same sketch
 and seed give differently shaped washes under llvmpipe and SwiftShader, so every `Render`

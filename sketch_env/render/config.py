@@ -13,7 +13,7 @@ def default_pool_size() -> int:
     """Browsers to run by default: one per CPU core, at least one, at most eight.
 
     Concurrency has to come from browsers, not pages: pages of one browser share its GPU
-    process and rasterise one after another there (DESIGN.md §3.12).
+    process and rasterise one after another there (docs/design.md §3.12).
     """
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(1, min(8, cpus or 1))

@@ -3,7 +3,7 @@
 The background is not assumed to be white: sketches paint paper tones, dark grounds and
 gradients. We quantise colours coarsely, take the most common bin as the background, and count
 the pixels farther than ``threshold`` (Euclidean RGB) from that bin's mean colour. A threshold
-of 32 separated light washes from paper texture on the reference pool (DESIGN.md §3.13).
+of 32 separated light washes from paper texture on the reference pool (docs/design.md §3.13).
 """
 
 from __future__ import annotations
@@ -95,7 +95,8 @@ def paint_fraction(image: ImageLike, threshold: float = DEFAULT_THRESHOLD) -> fl
     if rgb.size == 0:
         return 0.0
     bg = background_color(rgb)
-    # float32: squared channel differences reach 3 * 255**2 and overflow int16 (DESIGN.md §3.13).
+    # float32: squared channel differences reach 3 * 255**2 and overflow int16
+    # (docs/design.md §3.13).
     diff = rgb.reshape(-1, 3).astype(np.float32) - bg
     dist2 = np.einsum("ij,ij->i", diff, diff)
     return float(np.count_nonzero(dist2 > threshold * threshold)) / float(dist2.shape[0])

@@ -1,5 +1,5 @@
 // sketch_env page harness. Installed with Playwright's add_init_script, so it runs in every new
-// document before any library or sketch code (DESIGN.md §3). Python fills the __CONFIG__
+// document before any library or sketch code (docs/design.md §3). Python fills the __CONFIG__
 // placeholder with a JSON object; nothing else is templated.
 //
 // Everything the harness needs later (toDataURL, Reflect.apply, the PRNG state, the error log)
@@ -189,7 +189,7 @@
       recordError("an error the harness could not read");
     }
   }, true);
-  // p5 2.x runs setup and draw inside promises: their errors arrive here (DESIGN.md §3.3).
+  // p5 2.x runs setup and draw inside promises: their errors arrive here (docs/design.md §3.3).
   addEventListener.call(window, "unhandledrejection", (event) => {
     let reason;
     try {
@@ -650,7 +650,7 @@
       // p5 has this long to run presetup; a sketch without setup/draw never starts it.
       setTimeoutFn(checkStarted, CONFIG.startGraceMs);
       if (state.phase === "done" || instance !== null) return;
-      // Global mode (DESIGN.md §3.4) keys on window.setup / window.draw. p5's own start-up
+      // Global mode (docs/design.md §3.4) keys on window.setup / window.draw. p5's own start-up
       // check ran at page load, before the sketch existed, so start it here the same way.
       const P = p5Class;
       const hasEntry = typeof window.setup === "function" || typeof window.draw === "function";

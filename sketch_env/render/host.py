@@ -24,7 +24,7 @@ What a fresh context gave, each frame keeps:
   as before: nothing leaves the virtual origin.
 * **A bounded life.** A render that times out, crashes its page, navigates away or leaves
   anything odd behind condemns the whole host page: its context is closed (which works even
-  while a sketch spins in ``while (true) {}``, DESIGN.md §3.10) and the next render gets a new
+  while a sketch spins in ``while (true) {}``, docs/design.md §3.10) and the next render gets a new
   one. Hosts are also replaced after ``RenderConfig.renders_per_page`` renders;
   ``renders_per_page=1`` is the old fresh-context-per-render design.
 """

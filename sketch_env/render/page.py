@@ -1,6 +1,6 @@
 """The render protocol: one sketch, one fresh frame of a host page, one bounded attempt.
 
-Every rule here answers a measured failure (DESIGN.md §3):
+Every rule here answers a measured failure (docs/design.md §3):
 
 * The sketch is never inlined into HTML. A ``</script>`` anywhere in its text would end the
   script block; the frame's document, the libraries and the sketch are separate resources served

@@ -1,7 +1,7 @@
 """A fixed-size pool of Chromium browsers that survives anything a sketch does to one of them.
 
 Concurrency comes from browsers, not pages: pages of one browser share its GPU process and
-rasterise one after another there (DESIGN.md §3.12). Each slot holds one browser and serves one
+rasterise one after another there (docs/design.md §3.12). Each slot holds one browser and serves one
 render at a time. A browser that crashed, lost its connection or would not close a context is
 killed (by process id, found through a unique marker switch) and relaunched, so the pool keeps
 its size whatever the sketches do.

@@ -48,7 +48,7 @@ class ScorerUnavailableError(RuntimeError):
     """The scorer could not answer (service down, timed out, out of memory).
 
     This is an infrastructure failure, not the policy's fault: the environment turns it into a
-    ``None`` reward, which TRL leaves out of the loss (DESIGN.md §3.14).
+    ``None`` reward, which TRL leaves out of the loss (docs/design.md §3.14).
     """
 
 

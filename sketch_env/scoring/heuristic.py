@@ -1,7 +1,7 @@
 """A transparent, deterministic picture heuristic: the scorer that runs anywhere.
 
 This is **not** a preference model and must never be described as one. No neural image scorer
-can be installed with its weights on every machine (DESIGN.md §4), so the default scorer is a
+can be installed with its weights on every machine (docs/design.md §4), so the default scorer is a
 handful of image statistics, each documented below, that separate "a painting happened" from
 the degenerate outputs a policy finds first: an empty canvas, a few stray marks, one flat mass
 of colour, or per-pixel noise. It knows nothing about the prompt and nothing about taste.

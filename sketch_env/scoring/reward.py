@@ -25,7 +25,7 @@ For a sketch that passed the gate and rendered::
   HPSv3's uncertainty: ``P = mean_r Phi((mu - mu_r) / sqrt(sigma^2 + sigma_r^2))`` over the
   reference scores (all of them, or a seeded sample of ``pairwise_samples``).
 - the dark-mass penalty answers the hack of drowning the canvas in one black mass, which
-  earns the cheap terms (DESIGN.md §4): ``dark_mass`` is the share of the canvas in its single
+  earns the cheap terms (docs/design.md §4): ``dark_mass`` is the share of the canvas in its single
   largest dark colour (`sketch_env.scoring.heuristic.dark_mass_fraction`). A deliberately dark
   ground (a night sky) is penalised too; set ``dark_mass_weight=0`` for such tasks.
 
@@ -42,7 +42,7 @@ Other outcomes do not use the formula:
 - the sketch ran but painted less than ``blank_below`` (1 %) of the canvas → ``blank_reward``
   (default -0.75);
 - an infrastructure failure (browser crash, scorer down) → ``reward=None``, which TRL leaves
-  out of the loss (DESIGN.md §3.14), never a number the policy would learn from.
+  out of the loss (docs/design.md §3.14), never a number the policy would learn from.
 
 The defaults order the outcomes so that the policy learns to paint: a refused reply (-1) <
 an empty canvas (-0.75) < a sketch that painted and then failed (-0.5) < any picture scored

@@ -2,7 +2,7 @@
 
 Everything here evaluates through `sketch_env.evaluation.Evaluator`, so a generation
 batch (several GRPO groups of, typically, eight completions) is gated, rendered
-**concurrently** across the shared browser pool and scored in one batch (DESIGN.md §6).
+**concurrently** across the shared browser pool and scored in one batch (docs/design.md §6).
 
 - `SketchReward` is the reward function: an object with a ``__name__`` that TRL calls with
   ``prompts``, ``completions``, every dataset column, ``trainer_state``, ``log_metric`` and

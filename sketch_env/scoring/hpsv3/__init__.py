@@ -1,7 +1,7 @@
 """HPSv3 (a human-preference model on Qwen2-VL-7B) as an isolated scoring service.
 
 ``hpsv3`` pins ``transformers==4.45.2``, which cannot share an environment with a current TRL
-(DESIGN.md §4), so it runs in its own virtual environment behind a small HTTP service:
+(docs/design.md §4), so it runs in its own virtual environment behind a small HTTP service:
 
 - `HPSv3Scorer` (``client.py``): the `Scorer` the main environment uses; ``httpx`` only.
 - ``provision.py``: creates the venv, builds the tiny test model, launches the service.

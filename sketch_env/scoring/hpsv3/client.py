@@ -1,12 +1,12 @@
 """`HPSv3Scorer`: the main environment's client of the HPSv3 scoring service.
 
-HPSv3 runs in its own virtual environment and process (``service.py``; DESIGN.md §4 says why).
+HPSv3 runs in its own virtual environment and process (``service.py``; docs/design.md §4 says why).
 This client is all the main environment needs: it imports neither torch nor hpsv3, only
 ``httpx`` and Pillow. It merges concurrent ``score`` calls into batches (a GRPO group of 8
 renders finishing together becomes one request), spreads requests round-robin over several
 service URLs, retries infrastructure failures with exponential backoff, and reports them as
 `ScorerUnavailableError` so the environment can turn them into ``None`` rewards instead of
-zeros that the policy would learn from (DESIGN.md §3.14).
+zeros that the policy would learn from (docs/design.md §3.14).
 """
 
 from __future__ import annotations

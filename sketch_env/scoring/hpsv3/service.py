@@ -3,7 +3,7 @@
 This file runs **inside the isolated HPSv3 virtual environment** (see ``provision.py``), never in
 the main ``sketch_env`` environment: ``hpsv3`` 1.0.0 pins ``transformers==4.45.2`` and installs
 top-level packages named ``evaluate`` and ``generate``, so it cannot share an environment with a
-current TRL (DESIGN.md §4). It is started as a script (``python -I service.py ...``) by
+current TRL (docs/design.md §4). It is started as a script (``python -I service.py ...``) by
 ``sketch-env hpsv3 serve``, so it imports only the standard library and what that venv holds,
 and nothing from ``sketch_env``. Heavy imports (torch, hpsv3, fastapi) happen inside functions,
 so ``tinymodel.py`` can load this file for its helpers without starting anything.
@@ -344,7 +344,7 @@ class Engine:
         with self._lock:
             try:
                 # inference_mode: hpsv3 1.0.0 keeps autograd state in reward(); batches of 6
-                # ran out of GPU memory without it (DESIGN.md §4).
+                # ran out of GPU memory without it (docs/design.md §4).
                 with torch.inference_mode():
                     # By keyword: the argument order of reward() changed between versions.
                     out = self.inferencer.reward(prompts=list(prompts), image_paths=list(images))

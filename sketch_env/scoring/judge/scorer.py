@@ -12,7 +12,7 @@ URLs in ``image_url`` content parts. Two modes:
   the win-rate in ``[0, 1]``. Which references a rollout meets is seeded by the rollout
   (`references.rollout_seed`), so re-scoring the same rollout meets the same references.
 
-Failures are kept apart by whose fault they are (DESIGN.md §3.14):
+Failures are kept apart by whose fault they are (docs/design.md §3.14):
 
 - the judge could not be reached, timed out, or answered 429/5xx or a non-JSON body on every
   bounded retry → `ScorerUnavailableError` for the whole call (the environment turns it into
