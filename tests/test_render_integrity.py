@@ -350,3 +350,30 @@ function setup() {
     assert result.status is RenderStatus.OK, (result.status, result.errors)
     assert result.brush_draw_calls == 1
     assert_good_render(renderer)
+
+
+def test_playwrights_own_binding_cannot_kill_the_driver(renderer: SketchRenderer) -> None:
+    # Playwright puts `__playwright__binding__` in every document and its driver parsed the
+    # payload outside any error handler: one malformed call from a sketch killed the Node driver
+    # and with it the pool, and the render ended `crashed` (an infrastructure None). Now each
+    # malformed call throws in the page, where it is the sketch's own business.
+    source = """
+function setup() {
+  createCanvas(300, 300, WEBGL);
+  const b = globalThis['__playwright__' + 'binding__'];
+  const refused = [];
+  for (const payload of ['garbage', 'null', '{"name": 1}', '[]', 'x'.repeat(70000)]) {
+    try { b(payload); } catch (e) { refused.push(e.name); }
+  }
+  for (let i = 0; i < 2000; i++) {
+    try { b('{"name":"none","seq":1,"serializedArgs":[]}'); } catch (e) { refused.push(e.name); }
+  }
+  brush.set('2B', '#223388', 2);
+  brush.line(-100, -100, 100, 100);
+  if (refused.length < 5 + 1000) throw new Error('reached the driver: ' + refused.length);
+}
+"""
+    result = renderer.render_sync(source, seed=0)
+    assert result.status is RenderStatus.OK, (result.status, result.errors)
+    assert result.brush_draw_calls == 1
+    assert_good_render(renderer)

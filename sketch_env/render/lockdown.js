@@ -10,6 +10,14 @@
 //    once and is reported to request routing as `webrtc: <name>`.
 //  * OffscreenCanvas. Its size is not an HTMLCanvasElement's, so the harness's setters never see
 //    it: an 8192x8192 one passed every cap. The same limits apply to it here.
+//  * Playwright's own binding. Every document gets `__playwright__binding__`, the page end of the
+//    channel Playwright's injected scripts (WebSocket routing among them) use to call into the
+//    driver, and the driver parses its payload outside any error handler: measured with
+//    Playwright 1.5x, one call `__playwright__binding__('garbage')` from a sketch killed the
+//    Node driver, so the whole pool died and the render ended `crashed` (an infrastructure
+//    `None`: a way to escape every penalty). The binding is wrapped here, before any sketch
+//    code, so that only a well-formed payload (what Playwright's own controller sends) reaches
+//    the driver; anything else throws in the page, where it is the sketch's own error.
 (() => {
   "use strict";
   const LIMITS = __LOCKDOWN__;
@@ -47,6 +55,50 @@
       });
     } catch (_) {
       // Already non-configurable in this realm: nothing else to do.
+    }
+  }
+
+  // ---- Playwright's binding ------------------------------------------------------------------
+  const BINDING = "__playwright__binding__";
+  const rawBinding = window[BINDING];
+  if (typeof rawBinding === "function") {
+    const parse = JSON.parse;
+    const isArray = Array.isArray;
+    const TypeErrorCtor = TypeError;
+    // Inside a sketch's document Playwright only carries WebSocket routing over it, which the
+    // sandbox refuses at once: a few calls. The caps keep a flood from the driver, which every
+    // render of this browser shares.
+    let calls = 0;
+    const guarded = function (payload) {
+      let message = null;
+      calls += 1;
+      if (calls <= 1000 && typeof payload === "string" && payload.length <= 65536) {
+        try {
+          message = parse(payload);
+        } catch (_) {
+          message = null;
+        }
+      }
+      if (
+        message === null ||
+        typeof message !== "object" ||
+        typeof message.name !== "string" ||
+        typeof message.seq !== "number" ||
+        !isArray(message.serializedArgs)
+      ) {
+        throw new TypeErrorCtor("not a Playwright binding call");
+      }
+      return apply(rawBinding, window, [payload]);
+    };
+    try {
+      defineProperty(window, BINDING, {
+        value: guarded,
+        writable: false,
+        configurable: false,
+        enumerable: false,
+      });
+    } catch (_) {
+      // Not configurable in this realm: the gate still refuses the name.
     }
   }
 
