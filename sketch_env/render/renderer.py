@@ -313,14 +313,22 @@ class SketchRenderer(RendererBase):
                 await self._replace_quietly(slot)
                 return attempt
             used = await asyncio.to_thread(tree.memory_mb, 1.0)
-            if used > baseline + self.config.max_render_memory_mb / 2:
+            # Compared with the level after the browser's first finished render, not with its
+            # launch baseline: a host page, its renderer and the GPU process's caches are part
+            # of a working browser. Measured: a browser launched at 962 MB rested at 1126 MB
+            # after its first render and at 1097-1141 MB after each of seven more (storage
+            # cleared every time), so against the launch baseline a 200 MB margin replaced
+            # healthy browsers at random.
+            if tree.resting_mb is None:
+                tree.resting_mb = used
+            elif used > tree.resting_mb + self.config.max_render_memory_mb / 2:
                 # What the render held outlived it (storage, caches the browser keeps): the
                 # next sketch starts from a fresh browser, not from this one's leftovers.
                 logger.info(
-                    "browser %d stayed at %.0f MB after a render (baseline %.0f MB): replacing",
+                    "browser %d stayed at %.0f MB after a render (resting %.0f MB): replacing",
                     pid,
                     used,
-                    baseline,
+                    tree.resting_mb,
                 )
                 await self._replace_quietly(slot, kill=True)
             return attempt

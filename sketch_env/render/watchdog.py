@@ -146,6 +146,9 @@ class ProcessTree:
         self._scanned = -math.inf
         #: Tree memory when the browser served its first render (the watchdog's zero).
         self.baseline_mb = 0.0
+        #: Tree memory after the first render it finished: the level a browser returns to
+        #: between renders, host page and GPU process included (``None`` until then).
+        self.resting_mb: float | None = None
 
     def scan(self) -> None:
         """Finds the tree's processes again, and each one's ``--type``."""
