@@ -192,31 +192,8 @@ class Rollout:
         if render is None:
             return "The sketch was not rendered."
         status = render.status
-        if status is RenderStatus.CRASHED:
-            lines.append("The browser failed (not your fault); render the same sketch again.")
-        elif status is RenderStatus.TIMEOUT:
-            lines.append(
-                "The sketch did not finish in time: look for an endless loop or far too many "
-                "brush strokes."
-            )
-        elif status is RenderStatus.JS_ERROR:
-            lines.append("The sketch threw before painting anything.")
-        elif status is RenderStatus.NO_CANVAS:
-            lines.append(
-                "No canvas was painted: define a global setup() that calls "
-                "createCanvas(600, 600, WEBGL)."
-            )
-        elif status is RenderStatus.REJECTED:
-            lines.append("The renderer refused the sketch (too large, or not text).")
-        elif status is RenderStatus.UNFINISHED:
-            lines.append("The sketch threw part way: the picture holds only what came before.")
-        elif status is RenderStatus.FRAME_CAPPED:
-            lines.append("draw() never called noLoop(): stop the loop once the picture is done.")
-        elif status is RenderStatus.HARNESS_VIOLATION:
-            lines.append(
-                "The sketch interfered with the render harness: do not override built-ins, "
-                "p5 internals or the page's globals."
-            )
+        if status in _CRITIQUE_OF_STATUS:
+            lines.append(_CRITIQUE_OF_STATUS[status])
         if self.reward.runtime_reasons and status is not RenderStatus.HARNESS_VIOLATION:
             lines.append("Refused at run time:")
             lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
@@ -244,6 +221,28 @@ class Rollout:
         if not lines:
             lines.append("Nothing went wrong: the sketch ran cleanly and covers the canvas.")
         return "\n".join(lines)
+
+
+#: What `Rollout.critique` says of a render that did not end cleanly, by its status.
+_CRITIQUE_OF_STATUS: dict[RenderStatus, str] = {
+    RenderStatus.CRASHED: "The browser failed (not your fault); render the same sketch again.",
+    RenderStatus.TIMEOUT: (
+        "The sketch did not finish in time: look for an endless loop or far too many brush strokes."
+    ),
+    RenderStatus.JS_ERROR: "The sketch threw before painting anything.",
+    RenderStatus.NO_CANVAS: (
+        "No canvas was painted: define a global setup() that calls createCanvas(600, 600, WEBGL)."
+    ),
+    RenderStatus.REJECTED: "The renderer refused the sketch (too large, or not text).",
+    RenderStatus.UNFINISHED: "The sketch threw part way: the picture holds only what came before.",
+    RenderStatus.FRAME_CAPPED: (
+        "draw() never called noLoop(): stop the loop once the picture is done."
+    ),
+    RenderStatus.HARNESS_VIOLATION: (
+        "The sketch interfered with the render harness: do not override built-ins, "
+        "p5 internals or the page's globals."
+    ),
+}
 
 
 def revision_summary(episode: Sequence[Rollout]) -> dict[str, float | int | None]:
