@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from sketch_env.env.tasks import POLICY_INSTRUCTIONS, get_task, load_tasks
+from sketch_env.evaluation.rollout import _CRITIQUE_OF_STATUS
+from sketch_env.render.result import RenderStatus
 from sketch_env.scoring.spec import make_scorer
 from sketch_env.trl import (
     TRL_INSTALL_HINT,
@@ -365,3 +367,9 @@ def test_grpo_smoke_two_steps(tmp_path) -> None:
         assert "rewards/sketch_reward/mean" in row and "rewards/sketch_gate/mean" in row
         assert math.isfinite(row["sketch/gate_pass_rate"])
         assert row["sketch/failures/gate_failed"] + row["sketch/gate_pass_rate"] * 4 == 4
+
+
+def test_the_critique_explains_every_way_a_render_can_fail() -> None:
+    # A status added to the renderer must come with advice: a silent critique teaches nothing.
+    failures = set(RenderStatus) - {RenderStatus.OK}
+    assert failures <= set(_CRITIQUE_OF_STATUS), failures - set(_CRITIQUE_OF_STATUS)

@@ -238,6 +238,13 @@ _CRITIQUE_OF_STATUS: dict[RenderStatus, str] = {
     RenderStatus.FRAME_CAPPED: (
         "draw() never called noLoop(): stop the loop once the picture is done."
     ),
+    RenderStatus.MEMORY_EXCEEDED: (
+        "The sketch held too much memory (huge arrays, canvases or textures): allocate less."
+    ),
+    RenderStatus.LEFTOVER_WORK: (
+        "The sketch left GPU work running after its picture: stop every loop and timer "
+        "once the picture is done."
+    ),
     RenderStatus.HARNESS_VIOLATION: (
         "The sketch interfered with the render harness: do not override built-ins, "
         "p5 internals or the page's globals."
