@@ -136,6 +136,32 @@ class RecordingReward:
         return values
 
 
+def cpu_grpo_config(output_dir: str | Path, **settings: Any) -> Any:
+    """A `GRPOConfig` for a short run on the CPU: no saving, no reporting, seeded, logging every
+    step; ``settings`` set the batch, generation and reward options of the run.
+
+    Args:
+        output_dir: The trainer's output folder.
+        **settings: Further `GRPOConfig` fields (``max_steps``, ``num_generations``, ...).
+
+    Returns:
+        The configuration.
+    """
+    from trl import GRPOConfig
+
+    base: dict[str, Any] = {
+        "learning_rate": 1e-4,
+        "logging_steps": 1,
+        "save_strategy": "no",
+        "report_to": "none",
+        "use_cpu": True,
+        "bf16": False,
+        "seed": 0,
+        "dataloader_num_workers": 0,
+    }
+    return GRPOConfig(output_dir=str(output_dir), **(base | settings))
+
+
 def run_smoke(output_dir: str | Path, steps: int = 2, pool_size: int = 1) -> dict[str, Any]:
     """Runs ``steps`` GRPO steps with the tiny model and the heuristic scorer.
 
@@ -147,7 +173,7 @@ def run_smoke(output_dir: str | Path, steps: int = 2, pool_size: int = 1) -> dic
     Returns:
         ``{"global_step", "calls" (one record per reward call), "log_history"}``.
     """
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
 
     from sketch_env import SketchRenderer
     from sketch_env.env.tasks import EXAMPLE_SKETCH, load_tasks
@@ -162,21 +188,13 @@ def run_smoke(output_dir: str | Path, steps: int = 2, pool_size: int = 1) -> dic
     with SketchRenderer(pool_size=pool_size, deadline_s=10) as renderer:
         reward = SketchReward(scorer="heuristic", renderer=renderer)
         funcs = [RecordingReward(f) for f in reward.components("reward", "coverage", "gate")]
-        args = GRPOConfig(
-            output_dir=str(output_dir),
+        args = cpu_grpo_config(
+            output_dir,
             max_steps=steps,
             per_device_train_batch_size=4,
             num_generations=4,
             max_completion_length=24,
-            learning_rate=1e-4,
-            logging_steps=1,
-            save_strategy="no",
-            report_to="none",
-            use_cpu=True,
-            bf16=False,
-            seed=0,
             reward_weights=[1.0, 0.5, 0.5],
-            dataloader_num_workers=0,
         )
         trainer = GRPOTrainer(
             model=model,

@@ -10,7 +10,11 @@ import os
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
+import importlib.util
 from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -92,3 +96,15 @@ def assert_good_render(renderer: SketchRenderer) -> None:
     assert result.errors == ()
     assert result.png is not None and result.width == 300 and result.height == 300
     assert result.paint_fraction > 0.05, result.paint_fraction
+
+
+@cache
+def smoke_example() -> ModuleType:
+    """``examples/grpo_trl_smoke.py`` as a module (examples/ is not a package): its tiny
+    tokenizer and model builders and CPU GRPO settings serve the TRL tests."""
+    path = Path(__file__).resolve().parent.parent / "examples" / "grpo_trl_smoke.py"
+    spec = importlib.util.spec_from_file_location("grpo_trl_smoke", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

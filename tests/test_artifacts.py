@@ -25,7 +25,7 @@ from PIL import Image
 
 from sketch_env.rollout.gallery import load_steps, step_dir_name
 from sketch_env.trl import TRL_INSTALL_HINT, ArtifactConfig, SketchReward, SketchToolEnv
-from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium
+from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium, smoke_example
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,16 +110,13 @@ def _require_trl() -> None:
 
 def _steered_grpo(output_dir: Path, artifacts: ArtifactConfig, steps: int) -> dict:
     from tokenizers import AddedToken
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
 
     from sketch_env import SketchRenderer
     from sketch_env.env.tasks import EXAMPLE_SKETCH, load_tasks
     from sketch_env.trl import make_dataset
 
-    spec = importlib.util.spec_from_file_location("smoke", ROOT / "examples/grpo_trl_smoke.py")
-    assert spec is not None and spec.loader is not None
-    smoke = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(smoke)
+    smoke = smoke_example()
     tasks = load_tasks()[:2]
     tokenizer = smoke.build_tokenizer(
         [t.prompt for t in load_tasks()] + EXAMPLE_SKETCH.splitlines()
@@ -135,21 +132,13 @@ def _steered_grpo(output_dir: Path, artifacts: ArtifactConfig, steps: int) -> di
         reward = SketchReward(
             scorer="heuristic", renderer=renderer, artifacts=artifacts, group_size=2
         )
-        args = GRPOConfig(
-            output_dir=str(output_dir),
+        args = smoke.cpu_grpo_config(
+            output_dir,
             max_steps=steps,
             per_device_train_batch_size=4,
             num_generations=2,
             max_completion_length=4,
-            learning_rate=1e-4,
-            logging_steps=1,
-            save_strategy="no",
-            report_to="none",
             log_completions=True,
-            use_cpu=True,
-            bf16=False,
-            seed=0,
-            dataloader_num_workers=0,
             generation_kwargs={"sequence_bias": bias},
         )
         trainer = GRPOTrainer(

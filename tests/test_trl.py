@@ -24,7 +24,7 @@ from sketch_env.trl import (
     SketchToolEnv,
     make_dataset,
 )
-from tests.conftest import BARE_SKETCH, GOOD_SKETCH
+from tests.conftest import BARE_SKETCH, GOOD_SKETCH, smoke_example
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -335,14 +335,7 @@ def test_tool_schema_is_what_trl_exposes() -> None:
 def test_grpo_smoke_two_steps(tmp_path) -> None:
     for module in ("trl", "torch", "datasets", "transformers", "tokenizers"):
         _require(module)
-    spec = importlib.util.spec_from_file_location(
-        "grpo_trl_smoke", ROOT / "examples" / "grpo_trl_smoke.py"
-    )
-    assert spec is not None and spec.loader is not None
-    smoke = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(smoke)
-
-    result = smoke.run_smoke(tmp_path, steps=2)
+    result = smoke_example().run_smoke(tmp_path, steps=2)
     assert result["global_step"] == 2
     # Three reward functions, one evaluation per generation batch.
     assert result["evaluations"] == 2

@@ -31,7 +31,7 @@ import pytest
 
 from sketch_env.env.tasks import load_tasks
 from sketch_env.trl import TRL_INSTALL_HINT, SketchToolEnv, make_dataset
-from tests.conftest import BARE_SKETCH, GOOD_SKETCH
+from tests.conftest import BARE_SKETCH, GOOD_SKETCH, smoke_example
 
 pytestmark = pytest.mark.trl
 
@@ -59,17 +59,6 @@ def _require(*modules: str) -> None:
             pytest.fail(f"this test needs {module!r}: {TRL_INSTALL_HINT}")
 
 
-def _smoke_example() -> Any:
-    # The CPU smoke example's tokenizer builder, reused (examples/ is not a package).
-    spec = importlib.util.spec_from_file_location(
-        "grpo_trl_smoke", Path(__file__).resolve().parent.parent / "examples" / "grpo_trl_smoke.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _tool_call(sketch: str) -> str:
     payload = json.dumps({"name": "render", "arguments": {"sketch": sketch}})
     return f"<tool_call>\n{payload}\n</tool_call><|im_end|>"
@@ -91,7 +80,7 @@ def build_processor(texts: list[str]) -> Any:
     )
     from trl.chat_template_utils import qwen3_vl_chat_template
 
-    wrapped = _smoke_example().build_tokenizer(texts, SPECIAL_TOKENS, vocab_size=800)
+    wrapped = smoke_example().build_tokenizer(texts, SPECIAL_TOKENS, vocab_size=800)
     wrapped.add_tokens(TOOL_TOKENS)
     wrapped.chat_template = qwen3_vl_chat_template
     # Pictures stay IMAGE_SIZE x IMAGE_SIZE (the processor would rescale outside this range).
@@ -228,7 +217,7 @@ def test_grpo_two_steps_with_a_vlm_that_sees_its_renders(tmp_path: Path, rendere
     _require("trl", "torch", "datasets", "transformers", "tokenizers")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     import torch
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
     from trl.chat_template_utils import add_response_schema
 
     tasks = load_tasks()[:2]
@@ -263,20 +252,12 @@ def test_grpo_two_steps_with_a_vlm_that_sees_its_renders(tmp_path: Path, rendere
 
     tool_metrics.__name__ = metrics.__name__
     dataset = make_dataset(tasks, repeats=2, system_prompt="Paint; use the render tool.")
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
+    args = smoke_example().cpu_grpo_config(
+        tmp_path,
         max_steps=2,
         per_device_train_batch_size=2,
         num_generations=2,
         max_completion_length=1024,
-        learning_rate=1e-4,
-        logging_steps=1,
-        save_strategy="no",
-        report_to="none",
-        use_cpu=True,
-        bf16=False,
-        seed=0,
-        dataloader_num_workers=0,
     )
     trainer = GRPOTrainer(
         model=model,
