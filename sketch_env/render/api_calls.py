@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sketch_env.gate.policy import BRUSH_DRAWING_CALLS
+
 __all__ = [
     "BRUSH_DRAW",
     "BRUSH_OBJECT_DRAW",
@@ -32,21 +34,9 @@ __all__ = [
     "raw_graphics_calls",
 ]
 
-#: p5.brush functions that put paint down (setters such as ``brush.set``/``brush.fill`` only
-#: choose how the next drawing call paints, and ``brush.vertex`` only collects a point).
-BRUSH_DRAW = (
-    "line",
-    "flowLine",
-    "rect",
-    "circle",
-    "arc",
-    "spline",
-    "polygon",
-    "endShape",
-    "endStroke",
-    "hatchArray",
-    "massArray",
-)
+#: p5.brush functions that put paint down: the gate's list, so that what the gate and the
+#: instructions call a drawing call is what the renderer counts as one.
+BRUSH_DRAW = tuple(sorted(BRUSH_DRAWING_CALLS))
 #: Drawing methods of the objects p5.brush hands out (``brush.Polygon``, ``brush.Plot``).
 BRUSH_OBJECT_DRAW = ("draw", "fill", "hatch", "wash", "show")
 _BRUSH_CLASSES = ("Plot", "Polygon")
