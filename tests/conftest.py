@@ -11,6 +11,8 @@ os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 import importlib.util
+import socket
+import threading
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -108,3 +110,45 @@ def smoke_example() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+class LoopbackListener:
+    """A socket on 127.0.0.1, served by a thread, that keeps what reaches it: each TCP
+    connection (``udp=False``) or each UDP datagram (``udp=True``). A test that a render sends
+    nothing points the sketch at ``port`` and asserts ``arrivals`` stays empty.
+
+    Args:
+        udp: Listen for datagrams instead of connections.
+    """
+
+    def __init__(self, udp: bool = False) -> None:
+        self.udp = udp
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM if udp else socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        if not udp:
+            self.sock.listen(16)
+        self.sock.settimeout(0.1)
+        self.port: int = self.sock.getsockname()[1]
+        #: Each datagram's bytes, or ``b""`` for each accepted connection.
+        self.arrivals: list[bytes] = []
+        self._stop = False
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop:
+            try:
+                if self.udp:
+                    data, _ = self.sock.recvfrom(65535)
+                else:
+                    conn, _ = self.sock.accept()
+                    conn.close()
+                    data = b""
+            except OSError:
+                continue
+            self.arrivals.append(data)
+
+    def close(self) -> None:
+        self._stop = True
+        self._thread.join(timeout=2)
+        self.sock.close()

@@ -8,7 +8,6 @@ tree, and faults injected by killing the renderer's own processes.
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ import pytest
 
 from sketch_env import RenderConfig, RenderStatus, SketchRenderer
 from sketch_env.render.watchdog import tree_memory_mb
-from tests.conftest import assert_good_render, require_chromium
+from tests.conftest import LoopbackListener, assert_good_render, require_chromium
 
 #: A setup body that paints something measurable on a WEBGL canvas.
 PAINT = """
@@ -30,36 +29,9 @@ PAINT = """
 """
 
 
-class UdpListener:
-    """A UDP socket on 127.0.0.1 that keeps every datagram it receives."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.settimeout(0.1)
-        self.port: int = self.sock.getsockname()[1]
-        self.datagrams: list[bytes] = []
-        self._stop = False
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        while not self._stop:
-            try:
-                data, _ = self.sock.recvfrom(65535)
-            except OSError:
-                continue
-            self.datagrams.append(data)
-
-    def close(self) -> None:
-        self._stop = True
-        self._thread.join(timeout=2)
-        self.sock.close()
-
-
 @pytest.fixture
-def udp() -> Iterator[UdpListener]:
-    listener = UdpListener()
+def udp() -> Iterator[LoopbackListener]:
+    listener = LoopbackListener(udp=True)
     yield listener
     listener.close()
 
@@ -97,7 +69,7 @@ def test_webrtc_sends_no_packet_and_is_reported(renderer, udp, reach):
     )
     result = renderer.render_sync(source, seed=0)
     time.sleep(1.0)  # ICE gathering is asynchronous: give stray packets time to arrive
-    assert udp.datagrams == [], f"{len(udp.datagrams)} datagrams left the render"
+    assert udp.arrivals == [], f"{len(udp.arrivals)} datagrams left the render"
     assert any(entry.startswith("webrtc:") for entry in result.blocked_requests), (
         result.blocked_requests
     )
