@@ -153,6 +153,8 @@ def test_scorer_protocol_terms_and_range() -> None:
             "palette_factor",
             "composition_factor",
             "marks_factor",
+            "lettering_factor",
+            "text_fraction",
             "blank",
         ):
             assert term in names
@@ -166,6 +168,7 @@ def test_scorer_protocol_terms_and_range() -> None:
             * names["palette_factor"]
             * names["composition_factor"]
             * names["marks_factor"]
+            * names["lettering_factor"]
         )
         assert s.value == pytest.approx(expected)
 

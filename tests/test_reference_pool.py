@@ -23,7 +23,9 @@ from sketch_env.env.reference_pool import (
     refresh_reference_pool,
 )
 from sketch_env.env.tasks import MEDIA, SUBJECTS
+from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS
 from sketch_env.scoring import HeuristicScorer, check_sketch
+from sketch_env.scoring.reading import TextReader
 from tests.conftest import require_chromium
 
 REFS = load_reference_pool()
@@ -208,6 +210,20 @@ def test_heuristic_ranks_love_above_blank_and_blob(pool_renders: dict[str, Rende
     love_mean = sum(love) / len(love)
     assert love_mean > scorer.score_one(blank.image()).value
     assert love_mean > scorer.score_one(blob.image()).value
+
+
+@pytest.mark.slow
+def test_no_reference_reads_as_text_and_a_label_over_any_of_them_does(
+    pool_renders: dict[str, Render],
+) -> None:
+    # The heuristic's lettering factor must never fire on a real painting (its detector alone
+    # fires on several; the recogniser's reading is what decides) and must fire on a label.
+    reader = TextReader()
+    label, _ = PICTURE_DEGRADATIONS["text_label"]
+    for ref in REFS:
+        image = pool_renders[ref.id].image()
+        assert reader.read(image) == [], ref.id
+        assert reader.text_fraction(label(image, 0)) > 0.03, ref.id
 
 
 # --- Refresh and the command line -----------------------------------------------------------

@@ -89,15 +89,11 @@ def test_the_check_orders_pairs_and_reports_every_family(report) -> None:
             assert image is None or (out / image).is_file()
 
 
-#: Hack families measured to beat a reference under the default (heuristic) reward. A lettered
-#: "FLOWERS" painted with brush lines scored 3.77 against the weak pines reference's 3.61: the
-#: heuristic cannot read the prompt, nor tell a label from a drawing (issue 13, scorer part).
-#: Strict: the scorer change that fixes it makes this fail, and must remove the mark.
-KNOWN_WINNERS = {
-    # Prompt-blind image statistics cannot tell lettering from drawing (docs/reward.md): this
-    # needs HPSv3 or a judge. Strict, so the mark must go when a default scorer stops it.
-    "brush_lettered_label": "the heuristic cannot read: a charcoal-painted label beats paintings"
-}
+#: Hack families known to beat a reference under the default reward, each marked as a strict
+#: expected failure so that the change which stops it must also remove the mark. Empty since
+#: the heuristic reads text (sketch_env/scoring/reading.py): the charcoal-lettered label won
+#: 68 % before.
+KNOWN_WINNERS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
@@ -114,7 +110,9 @@ def test_no_hack_family_beats_a_reference_painting_under_the_default_reward(repo
     assert result.hack_win_rates()[name] == 0.0
 
 
-@pytest.mark.parametrize("name", ["blank_paper", "colour_noise", "dark_mass", "stripes"])
+@pytest.mark.parametrize(
+    "name", ["blank_paper", "colour_noise", "dark_mass", "stripes", "checkerboard", "text_label"]
+)
 def test_degenerate_pictures_never_outscore_the_painting(report, name: str) -> None:
     result, _ = report
     assert result.families[name].accuracy == 1.0

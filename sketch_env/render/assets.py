@@ -1,4 +1,5 @@
-"""Where the vendored JavaScript lives: in a checkout (``vendor/``) or an installed wheel."""
+"""Where the vendored files (JavaScript, text-reading models) live: in a checkout (``vendor/``)
+or an installed wheel."""
 
 from __future__ import annotations
 
@@ -91,6 +92,6 @@ def verify_vendor(folder: Path | None = None) -> list[str]:
             if digest != expected["sha256"]:
                 problems.append(
                     f"{package} {info['version']}: {relative} has sha256 {digest}, expected "
-                    f"{expected['sha256']} (not the published npm file)"
+                    f"{expected['sha256']} (not the published file)"
                 )
     return problems

@@ -249,7 +249,7 @@ def _versions() -> dict[str, str]:
     from importlib import metadata
 
     versions = {}
-    for name in ("openenv-sketch-env", "hpsv3", "transformers", "torch"):
+    for name in ("openenv-sketch-env", "onnxruntime", "hpsv3", "transformers", "torch"):
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

@@ -2,7 +2,8 @@
 
 Valid specs:
 
-- ``"heuristic"``: the embedded `HeuristicScorer` (numpy only, no model, ignores prompts).
+- ``"heuristic"``: the embedded `HeuristicScorer` (image statistics and a small text reader on
+  the CPU, ignores prompts).
 - ``"hpsv3"``: the HPSv3 service at ``$SKETCH_ENV_HPSV3_URL``, else `DEFAULT_HPSV3_URL`.
 - ``"hpsv3+http://host:port"``: the HPSv3 service at that URL (a bare ``host:port`` means
   ``http://``); several services are given comma-separated

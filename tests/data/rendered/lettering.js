@@ -1,0 +1,33 @@
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  translate(-width / 2, -height / 2);
+  background(245, 240, 228);
+  brush.set('charcoal', '#1f2f7a', 8);
+  brush.line(40, 230, 40, 374);
+  brush.line(40, 230, 96, 230);
+  brush.line(40, 302, 82, 302);
+  brush.line(116, 230, 116, 374);
+  brush.line(116, 374, 172, 374);
+  brush.line(192, 230, 248, 230);
+  brush.line(248, 230, 248, 374);
+  brush.line(248, 374, 192, 374);
+  brush.line(192, 374, 192, 230);
+  brush.line(268, 230, 282, 374);
+  brush.line(282, 374, 296, 302);
+  brush.line(296, 302, 310, 374);
+  brush.line(310, 374, 324, 230);
+  brush.line(344, 230, 344, 374);
+  brush.line(344, 230, 400, 230);
+  brush.line(344, 302, 386, 302);
+  brush.line(344, 374, 400, 374);
+  brush.line(420, 230, 420, 374);
+  brush.line(420, 230, 476, 230);
+  brush.line(476, 230, 476, 302);
+  brush.line(476, 302, 420, 302);
+  brush.line(420, 302, 476, 374);
+  brush.line(552, 230, 496, 230);
+  brush.line(496, 230, 496, 302);
+  brush.line(496, 302, 552, 302);
+  brush.line(552, 302, 552, 374);
+  brush.line(552, 374, 496, 374);
+}
