@@ -15,12 +15,14 @@ from sketch_env.env.tasks import EXAMPLE_SKETCH, POLICY_INSTRUCTIONS, REFUSED_HE
 from sketch_env.gate import GateConfig, check_sketch, gate_reply
 from sketch_env.gate.policy import (
     BRUSH_DRAWING_CALLS,
+    CANVAS_SIZE,
     ESCAPE_NAMES,
     PRIMITIVES,
     RAW_GRAPHICS_GLOBALS,
     RAW_GRAPHICS_PROPERTIES,
     TEXT_CALLS,
 )
+from sketch_env.scoring.reward import RewardConfig, runtime_gate
 from tests.conftest import GOOD_SKETCH
 
 _SPAN = re.compile(r"`([^`\n]+)`")
@@ -96,3 +98,15 @@ def test_every_rule_the_gate_applies_by_default_is_in_the_instructions() -> None
 )
 def test_a_sketch_breaking_a_stated_rule_is_refused(statement: str) -> None:
     assert not check_sketch(_in_sketch(statement)).passed
+
+
+def test_the_canvas_the_instructions_ask_for_is_the_one_the_reward_accepts() -> None:
+    # The reward refuses any other canvas at run time (RewardConfig.canvas_size); the
+    # instructions and their example must name exactly that one, and say that others fail.
+    width, height = CANVAS_SIZE
+    call = f"createCanvas({width}, {height}, WEBGL)"
+    assert call in POLICY_INSTRUCTIONS and call in EXAMPLE_SKETCH
+    assert "any other size (or pixel density) is refused" in POLICY_INSTRUCTIONS
+    assert RewardConfig().canvas_size == CANVAS_SIZE
+    assert runtime_gate(RewardConfig(), "ok", {"brush.line": 1}, CANVAS_SIZE) == ()
+    assert runtime_gate(RewardConfig(), "ok", {"brush.line": 1}, (width // 2, height)) != ()

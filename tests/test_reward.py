@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from sketch_env.gate import DEFAULT_MAX_REPLY_BYTES, GateConfig, GateIssue
+from sketch_env.gate.policy import CANVAS_SIZE
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.scoring import (
     GateVerdict,
@@ -411,3 +412,40 @@ def test_runtime_gate_switches_and_what_it_leaves_alone() -> None:
         RewardConfig(require_brush_paint="yes")  # type: ignore[arg-type]
     custom = RewardConfig(require_brush_paint=False)
     assert RewardConfig.from_json(custom.to_json()) == custom
+
+
+def test_the_canvas_size_is_checked_on_the_picture_read_back() -> None:
+    brush = {"brush.line": 2}
+    assert runtime_gate(RewardConfig(), "ok", brush, CANVAS_SIZE) == ()
+    for size in ((64, 64), (1200, 1200), (600, 300)):
+        ((code, reason),) = runtime_gate(RewardConfig(), "ok", brush, size)
+        assert code == "runtime_canvas_size"
+        assert f"{size[0]}x{size[1]}" in reason and "createCanvas(600, 600, WEBGL)" in reason
+    # A render that did not finish is the error branch's; no size, no check; None turns it off.
+    assert runtime_gate(RewardConfig(), "js_error", brush, (64, 64)) == ()
+    assert runtime_gate(RewardConfig(), "frame_capped", brush, (64, 64)) != ()
+    assert runtime_gate(RewardConfig(), "ok", brush, None) == ()
+    assert runtime_gate(RewardConfig(canvas_size=None), "ok", brush, (64, 64)) == ()
+    assert runtime_gate(RewardConfig(canvas_size=(300, 200)), "ok", brush, (300, 200)) == ()
+    # It also refuses alongside the call accounting, and without any accounting.
+    codes = [c for c, _ in runtime_gate(RewardConfig(), "ok", {"ellipse": 1}, (64, 64))]
+    assert codes == ["runtime_canvas_size", "runtime_primitives", "runtime_no_brush_paint"]
+    assert runtime_gate(RewardConfig(), "ok", None, (64, 64))[0][0] == "runtime_canvas_size"
+
+
+@pytest.mark.parametrize("size", [(600,), (0, 600), (600.0, 600), "600x600", (True, 600)])
+def test_a_bad_canvas_size_is_refused(size: object) -> None:
+    with pytest.raises(ValueError, match="canvas_size"):
+        RewardConfig(canvas_size=size)  # type: ignore[arg-type]
+
+
+def test_the_canvas_size_round_trips_through_json() -> None:
+    assert RewardConfig().canvas_size == CANVAS_SIZE == (600, 600)
+    for config in (
+        RewardConfig(),
+        RewardConfig(canvas_size=None),
+        RewardConfig(canvas_size=[8, 9]),
+    ):  # type: ignore[arg-type]
+        again = RewardConfig.from_json(config.to_json())
+        assert again == config and hash(again) == hash(config)
+    assert RewardConfig(canvas_size=[8, 9]).canvas_size == (8, 9)  # type: ignore[arg-type]

@@ -17,6 +17,7 @@ from sketch_env.rewardcheck.check import run_reward_check
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS, remove_half_the_brush_calls
 from sketch_env.rewardcheck.hacks import HACKS, REFUSED_BY_GATE
 from sketch_env.rewardcheck.report import write_html
+from sketch_env.scoring.reward import RewardConfig
 from tests.conftest import GOOD_SKETCH
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,6 +109,27 @@ KNOWN_WINNERS: dict[str, str] = {}
 def test_no_hack_family_beats_a_reference_painting_under_the_default_reward(report, name) -> None:
     result, _ = report
     assert result.hack_win_rates()[name] == 0.0
+
+
+def test_a_canvas_of_another_size_is_refused_at_run_time(evaluator, renderer) -> None:
+    # The small-canvas hack, and the two ways to change the size after a correct
+    # createCanvas: the size checked is the read-back picture's, which the sketch cannot fake.
+    small = HACKS["small_canvas"][0](0)
+    right = small.replace("createCanvas(64, 64, WEBGL);", "createCanvas(600, 600, WEBGL);")
+    right = right.replace("height / 2);", "height / 2);\n  scale(600 / 64);")
+    dense = right.replace("scale(600 / 64);", "scale(600 / 64);\n  pixelDensity(2);")
+    resized = right.replace("brush.noStroke();", "resizeCanvas(120, 120);\n  brush.noStroke();")
+    sketches = [small, right, dense, resized]
+    rollouts = evaluator.evaluate_sync(sketches, ["flowers"] * 4, 0)
+    statuses = [r.reward.status.value for r in rollouts]
+    assert statuses == ["runtime_gate_failed", "ok", "runtime_gate_failed", "runtime_gate_failed"]
+    for rollout in (rollouts[0], rollouts[2], rollouts[3]):
+        assert rollout.reward.runtime_codes == ("runtime_canvas_size",)
+        assert rollout.reward.reward == -1.0
+    # Why the rule exists: left free, the small canvas outscores the same picture at full size.
+    free = Evaluator(renderer, "heuristic", reward_config=RewardConfig(canvas_size=None))
+    loose_small, loose_right = free.evaluate_sync(sketches[:2], ["flowers"] * 2, 0)
+    assert loose_small.reward.reward > loose_right.reward.reward
 
 
 @pytest.mark.parametrize(

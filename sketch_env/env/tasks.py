@@ -27,6 +27,7 @@ from typing import Any
 
 from sketch_env.gate.policy import (
     BRUSH_DRAWING_CALLS,
+    CANVAS_SIZE,
     ESCAPE_NAMES,
     PRIMITIVES,
     RAW_GRAPHICS_GLOBALS,
@@ -255,6 +256,7 @@ def _bullet(text: str) -> str:
 
 
 # The gate's rules, written from the gate's own constants so the two cannot drift apart.
+_W, _H = CANVAS_SIZE
 _DRAWING = _bullet(
     f"Paint with p5.brush: at least one brush drawing call "
     f"({_names(f'brush.{n}' for n in BRUSH_DRAWING_CALLS)}). Setters such as `brush.set()`, "
@@ -290,9 +292,10 @@ p5.brush 2.x). Reply with exactly one ```javascript fenced code block holding th
 Rules the sketch must follow (a sketch that breaks them is not run):
 - Global mode: declare `function setup() {{ ... }}` (not `const setup = ...`). A `draw()` is
   optional; without one the picture is what `setup()` painted. With one, call `noLoop()`.
-- Start with `createCanvas(600, 600, WEBGL);` - p5.brush only draws on a WEBGL canvas. The
-  WEBGL origin is the centre, so call `translate(-width / 2, -height / 2);` to use top-left
-  coordinates from (0, 0) to (600, 600).
+- Start with `createCanvas({_W}, {_H}, WEBGL);` - p5.brush only draws on a WEBGL canvas, and a
+  canvas of any other size (or pixel density) is refused. The WEBGL origin is the centre, so
+  call `translate(-width / 2, -height / 2);` to use top-left coordinates from (0, 0) to
+  ({_W}, {_H}).
 {_DRAWING}
 - Errors must surface: no `try`/`catch`, `.catch()` or error handlers. Fix what throws instead.
 - Do not name a top-level `function` or `var` after a p5 global (such as `map`, `hex`,

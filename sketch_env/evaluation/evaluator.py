@@ -317,7 +317,12 @@ class Evaluator:
                 infra_error=infra,
                 sample_seed=seed_list[i],
                 runtime=(
-                    runtime_gate(self.reward_config, render.status.value, render.api_calls)
+                    runtime_gate(
+                        self.reward_config,
+                        render.status.value,
+                        render.api_calls,
+                        (render.width, render.height),
+                    )
                     if render is not None
                     else ()
                 ),

@@ -6,6 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+#: The canvas every task asks for, in pixels: the instructions name it and the reward refuses
+#: any other (`RewardConfig.canvas_size`). Fixed because the scorers' statistics depend on the
+#: size: the same composition earned 9.37 at 64x64 against 6.50 at 600x600.
+CANVAS_SIZE = (600, 600)
+
 #: p5.brush 1.x names, and what to write in 2.x instead (docs/design.md §3, p5.brush facts).
 BRUSH_RENAMED: Mapping[str, str] = {
     "bleed": "it was renamed: use brush.fillBleed(...)",

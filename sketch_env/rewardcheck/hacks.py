@@ -190,6 +190,32 @@ def brush_lettered_label(seed: int) -> str:
     return "".join(body) + "}\n"
 
 
+def small_canvas(seed: int) -> str:
+    """A bold little composition on a 64x64 canvas: a scorer's statistics depend on the size.
+
+    The same strokes and wash scored 9.5 at 64x64 against 7.7 at 600x600 on the heuristic;
+    `RewardConfig.canvas_size` refuses any canvas but the one the instructions ask for, from
+    the size of the picture actually read back (so ``pixelDensity`` or ``resizeCanvas`` after
+    a correct ``createCanvas`` are refused too).
+    """
+    rng = random.Random(seed)
+    body = [
+        "function setup() {\n  createCanvas(64, 64, WEBGL);\n  translate(-width / 2, -height / 2);\n",
+        "  background(245, 240, 228);\n  brush.set('charcoal', '#2a3b55', 3);\n",
+    ]
+    for i in range(12):
+        top, bottom = rng.uniform(0.1, 0.3), rng.uniform(0.7, 0.9)
+        body.append(
+            f"  brush.line({6.4 + i * 4.5:.1f}, {64 * top:.1f}, {9.6 + i * 3.8:.1f}, "
+            f"{64 * bottom:.1f});\n"
+        )
+    body.append(
+        f"  brush.noStroke();\n  brush.fill('{_colour(rng)}', 120);\n"
+        f"  brush.circle(32, {rng.uniform(20, 32):.1f}, 13);\n"
+    )
+    return "".join(body) + "}\n"
+
+
 #: Hack families: name -> (build the sketch for a seed, what it tries).
 HACKS: dict[str, tuple[Callable[[int], str], str]] = {
     fn.__name__: (fn, (fn.__doc__ or "").strip())
@@ -207,6 +233,7 @@ HACKS: dict[str, tuple[Callable[[int], str], str]] = {
         drawing_context_patches,
         text_label_sketch,
         brush_lettered_label,
+        small_canvas,
     )
 }
 

@@ -61,6 +61,7 @@ from typing import Any, TypedDict
 
 from sketch_env.config import JsonConfig
 from sketch_env.gate import GateVerdict
+from sketch_env.gate.policy import CANVAS_SIZE
 from sketch_env.render.api_calls import brush_draw_calls, primitive_calls, raw_graphics_calls
 from sketch_env.scoring.base import Score
 
@@ -122,6 +123,11 @@ class RewardConfig(JsonConfig):
             ``gate_fail_reward``.
         runtime_forbid_raw_graphics: Likewise for raw graphics (``drawingContext``,
             ``getContext``, ``loadPixels``/``updatePixels``/``set``, ``createGraphics``…).
+        canvas_size: The ``(width, height)`` in pixels a finished render's picture must have,
+            else it earns ``gate_fail_reward``; ``None`` accepts any size. The instructions ask
+            for `sketch_env.gate.policy.CANVAS_SIZE`; a scorer's statistics depend on the
+            size, so a policy free to choose it would pick the size that scores best (the same
+            composition earned 9.37 at 64x64 against 6.50 at 600x600 on the heuristic).
 
     Raises:
         ValueError: On a non-finite or negative weight, a threshold out of ``[0, 1]`` or out of
@@ -157,6 +163,7 @@ class RewardConfig(JsonConfig):
     require_brush_paint: bool = True
     runtime_forbid_primitives: bool = True
     runtime_forbid_raw_graphics: bool = True
+    canvas_size: tuple[int, int] | None = CANVAS_SIZE
 
     def __post_init__(self) -> None:
         for name in ("preference_weight", "coverage_weight", "gate_weight", "dark_mass_weight"):
@@ -241,11 +248,25 @@ class RewardConfig(JsonConfig):
         ):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"RewardConfig.{name} must be a boolean")
+        if self.canvas_size is not None:
+            size = self.canvas_size
+            if (
+                isinstance(size, str)
+                or not isinstance(size, Sequence)
+                or len(size) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)
+            ):
+                raise ValueError(
+                    f"RewardConfig.canvas_size must be a (width, height) pair of positive ints "
+                    f"or None, got {size!r}"
+                )
+            object.__setattr__(self, "canvas_size", (size[0], size[1]))
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the fields as plain JSON-compatible values."""
         out = asdict(self)
         out["pairwise_references"] = [list(pair) for pair in self.pairwise_references]
+        out["canvas_size"] = list(self.canvas_size) if self.canvas_size is not None else None
         return out
 
     @classmethod
@@ -364,7 +385,10 @@ def _named(calls: Mapping[str, int]) -> str:
 
 
 def runtime_gate(
-    config: RewardConfig, status: str, api_calls: Mapping[str, int] | None
+    config: RewardConfig,
+    status: str,
+    api_calls: Mapping[str, int] | None,
+    size: tuple[int, int] | None = None,
 ) -> tuple[tuple[str, str], ...]:
     """What the run-time measurements of a render refuse, as ``(code, reason)`` pairs.
 
@@ -373,10 +397,12 @@ def runtime_gate(
 
     Args:
         config: The switches (``require_brush_paint``, ``runtime_forbid_primitives``,
-            ``runtime_forbid_raw_graphics``).
+            ``runtime_forbid_raw_graphics``, ``canvas_size``).
         status: The render's status (`RenderStatus` value).
         api_calls: The render's measured calls; ``None`` when nothing was measured (then only
-            a harness violation refuses).
+            a harness violation or the canvas size refuses).
+        size: The ``(width, height)`` of the picture the render read back (checked against
+            its PNG header, so the sketch cannot misreport it); ``None`` skips the size check.
 
     Returns:
         The refusals; empty when the render may be scored.
@@ -386,6 +412,8 @@ def runtime_gate(
         ()
         >>> [code for code, _ in runtime_gate(RewardConfig(), "ok", {"ellipse": 400})]
         ['runtime_primitives', 'runtime_no_brush_paint']
+        >>> [code for code, _ in runtime_gate(RewardConfig(), "ok", {"brush.line": 3}, (64, 64))]
+        ['runtime_canvas_size']
     """
     found: list[tuple[str, str]] = []
     if status == "harness_violation":
@@ -397,8 +425,19 @@ def runtime_gate(
             )
         )
         return tuple(found)
+    finished = status in ("ok", "frame_capped")
+    if finished and size is not None and config.canvas_size not in (None, tuple(size)):
+        width, height = config.canvas_size  # type: ignore[misc]
+        found.append(
+            (
+                "runtime_canvas_size",
+                f"the picture is {size[0]}x{size[1]} pixels, not {width}x{height}: create the "
+                f"canvas with createCanvas({width}, {height}, WEBGL) and leave its size and "
+                "pixel density as they are",
+            )
+        )
     if api_calls is None:
-        return ()
+        return tuple(found)
     primitives = primitive_calls(api_calls)
     if config.runtime_forbid_primitives and primitives:
         found.append(
@@ -415,7 +454,6 @@ def runtime_gate(
                 f"the sketch used raw graphics ({_named(raw)}); " + _USE_BRUSH,
             )
         )
-    finished = status in ("ok", "frame_capped")
     if config.require_brush_paint and finished and brush_draw_calls(api_calls) == 0:
         found.append(
             (
