@@ -67,7 +67,7 @@ def test_reward_writes_bounded_steps_and_table_paths(renderer, tmp_path: Path) -
         first = records[0]
         assert (folder / first["sketch"]).read_text().strip() == GOOD_SKETCH.strip()
         png = (folder / first["image"]).read_bytes()
-        assert Image.open(io.BytesIO(png)).size == (300, 300)
+        assert Image.open(io.BytesIO(png)).size == (600, 600)
         assert first["components"]["coverage"] > 0 and "render_ms" in first["render"]
     # The completions-table column points at the written pictures (the last logged batch
     # was step 3, not written: empty paths).
@@ -249,7 +249,7 @@ def test_gallery_across_steps_in_chromium(renderer, tmp_path: Path) -> None:
 
             assert visible_step() == "1"  # the latest step by default
             images = shown_images()
-            assert len(images) == 4 and all(i["w"] == 300 for i in images)
+            assert len(images) == 4 and all(i["w"] == 600 for i in images)
             assert all(i["src"].startswith(step_dir_name(1) + "/images/") for i in images)
             # On screen: the first card shows the green painting, the picture that was written.
             shot = np.asarray(
@@ -265,7 +265,7 @@ def test_gallery_across_steps_in_chromium(renderer, tmp_path: Path) -> None:
             page.select_option("#step", "0")
             assert visible_step() == "0" and page.url.endswith("#step-0")
             images = shown_images()
-            assert len(images) == 3 and all(i["w"] == 300 for i in images)  # "no code": none
+            assert len(images) == 3 and all(i["w"] == 600 for i in images)  # "no code": none
             assert page.locator("section.step:not([hidden]) .nopic").count() == 1
             assert "gate_failed" in page.locator("section.step:not([hidden])").inner_text()
             page.click("#next")

@@ -252,7 +252,7 @@ def test_a_batch_with_hostile_members_keeps_its_honest_ones(renderer: SketchRend
 
 def test_the_reward_refuses_what_was_measured(renderer: SketchRenderer) -> None:
     aliased = (
-        "function setup() { createCanvas(300, 300, WEBGL); brush.set('2B', '#223388', 2);"
+        "function setup() { createCanvas(600, 600, WEBGL); brush.set('2B', '#223388', 2);"
         " brush.line(-100, -100, 100, 100); const paint = ellipse;"
         " for (let i = 0; i < 50; i++) paint(i * 4 - 100, 0, 30, 30); }"
     )

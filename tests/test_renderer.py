@@ -50,7 +50,7 @@ def test_result_is_immutable_and_serialisable(renderer):
     assert data["backend"] == renderer.backend
     assert "png" not in data
     assert result.png.startswith(b"\x89PNG")
-    assert result.image().size == (300, 300)
+    assert result.image().size == (600, 600)
 
 
 def test_same_seed_same_pixels_different_seed_different_picture(renderer):

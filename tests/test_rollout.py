@@ -111,7 +111,7 @@ def test_run_rollouts_writes_pictures_results_and_gallery(renderer, tmp_path: Pa
         assert record["status"] == "ok"
         image = run.out_dir / record["image"]
         with Image.open(image) as picture:
-            assert picture.size == (300, 300)
+            assert picture.size == (600, 600)
         source = {"good": GOOD_SKETCH, "seeded": SEEDED_SKETCH}[record["id"]]
         assert (run.out_dir / record["sketch"]).read_text() == source
         assert record["components"]["coverage"] > 0

@@ -9,7 +9,8 @@ Since the gate's hardened defaults (issue 13) five of the original families no l
 pass, written with p5.brush drawing calls only (`brush_wash_confetti` for the plain-p5
 ellipses, `token_stroke_blank` for the setter-only blank, `brush_lettered_label` for the
 ``text()`` label). Swallowing an error and drawing through ``drawingContext`` have no passing
-version: ``try`` and raw graphics are refused outright.
+version: ``try`` and raw graphics are refused outright. `small_canvas` passes the gate and is
+refused at run time by the canvas size.
 """
 
 from __future__ import annotations

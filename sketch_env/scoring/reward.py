@@ -34,7 +34,8 @@ Other outcomes do not use the formula:
 - gate failed → ``gate_fail_reward`` (default -1), with the gate's reasons in the breakdown;
 - the run-time check failed (`runtime_gate`: the renderer measured, where the sketch cannot
   tamper, that it painted with plain p5 primitives or raw graphics, or made no p5.brush drawing
-  call at all, or it interfered with the render harness) → ``gate_fail_reward`` too, with
+  call at all, or it interfered with the render harness, or that its picture is not the
+  ``canvas_size`` the instructions ask for) → ``gate_fail_reward`` too, with
   reasons that say what to use instead: aliasing (``const e = ellipse``) defeats the static
   gate but not this;
 - the sketch threw or timed out (its own fault) → ``sketch_error_reward`` (default -0.5), or,

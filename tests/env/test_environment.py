@@ -56,7 +56,7 @@ def test_single_turn_episode(env, renderer):
     assert obs.gate_passed is True and obs.gate_reasons == []
     assert obs.render_status == "ok" and obs.js_errors == []
     assert obs.coverage > 0.05 and obs.elapsed_ms > 0
-    assert obs.backend == renderer.backend and (obs.width, obs.height) == (300, 300)
+    assert obs.backend == renderer.backend and (obs.width, obs.height) == (600, 600)
     assert obs.scorer == "heuristic" and obs.score is not None
     assert obs.components.status == "ok"
     assert sum(obs.components.contributions.values()) == pytest.approx(obs.reward)
