@@ -201,7 +201,8 @@ def small_canvas(seed: int) -> str:
     """
     rng = random.Random(seed)
     body = [
-        "function setup() {\n  createCanvas(64, 64, WEBGL);\n  translate(-width / 2, -height / 2);\n",
+        "function setup() {\n  createCanvas(64, 64, WEBGL);\n",
+        "  translate(-width / 2, -height / 2);\n",
         "  background(245, 240, 228);\n  brush.set('charcoal', '#2a3b55', 3);\n",
     ]
     for i in range(12):
