@@ -1,9 +1,10 @@
 """Check what this machine has for sketch_env, and print the command that fixes each gap.
 
-Checks Python and package versions, the vendored p5.js/p5.brush checksums, Chromium, each GL
-backend (by launching Chromium on it and asking for a WebGL2 context), a real test render, the
-HPSv3 scoring service and its virtual environment, and the optional extras (TRL, Ray,
-OpenEnv). Exits non-zero when the renderer cannot work; a missing optional piece only warns.
+Checks Python and package versions, the vendored files' checksums (p5.js, p5.brush, the
+text-reading models), the default scorer's text reader (it must read a drawn word), Chromium,
+each GL backend (by launching Chromium on it and asking for a WebGL2 context), a real test
+render, the HPSv3 scoring service and its virtual environment, and the optional extras (TRL,
+Ray, OpenEnv). Exits non-zero when the renderer cannot work; a missing optional piece only warns.
 
   sketch-env doctor
   sketch-env doctor --hpsv3-url http://gpu-box:8765 --json
@@ -17,6 +18,7 @@ import importlib.util
 import json
 import platform
 import sys
+import time
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from typing import Any
@@ -81,6 +83,30 @@ def _python_checks() -> list[Check]:
     return checks
 
 
+#: What to do when the reader loads but misreads: the models or onnxruntime are not the tested ones.
+_READER_FIX = f"pip install --force-reinstall {DIST} 'onnxruntime>=1.17'"
+
+
+def _reader_check() -> Check:
+    """The default scorer's text reader: onnxruntime loads the vendored models and reads."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+
+        from sketch_env.scoring.reading import TextReader
+
+        picture = Image.new("RGB", (600, 600), "white")
+        font = ImageFont.load_default(size=90)
+        ImageDraw.Draw(picture).text((60, 250), "DOCTOR", fill="black", font=font)
+        started = time.perf_counter()
+        read = [region.text for region in TextReader().read(picture)]
+        elapsed_ms = (time.perf_counter() - started) * 1000
+    except (ImportError, OSError) as exc:
+        return Check("text reader", "fail", str(exc), f"pip install --force-reinstall {DIST}")
+    if read != ["DOCTOR"]:
+        return Check("text reader", "fail", f"read {read!r} instead of ['DOCTOR']", _READER_FIX)
+    return Check("text reader", "ok", f"PP-OCRv4 on onnxruntime, {elapsed_ms:.0f} ms (first use)")
+
+
 def _vendor_check() -> Check:
     from sketch_env.render.assets import vendor_dir, verify_vendor
 
@@ -92,11 +118,11 @@ def _vendor_check() -> Check:
         folder = None
     fix = f"pip install --force-reinstall {DIST}"
     if problems:
-        return Check("vendored p5.js / p5.brush", "fail", "; ".join(problems), fix)
+        return Check("vendored files", "fail", "; ".join(problems), fix)
     assert folder is not None  # only a failed lookup leaves it None, and that is a problem
     manifest = json.loads((folder / "VENDORED.json").read_text("utf-8"))
     versions = ", ".join(f"{name} {info['version']}" for name, info in manifest["packages"].items())
-    return Check("vendored p5.js / p5.brush", "ok", f"{versions}, checksums match ({folder})")
+    return Check("vendored files", "ok", f"{versions}, checksums match ({folder})")
 
 
 async def _browser_checks(executable: str | None, probe: bool) -> tuple[list[Check], str | None]:
@@ -280,6 +306,7 @@ def run_checks(
     """
     checks = _python_checks()
     checks.append(_vendor_check())
+    checks.append(_reader_check())
     browser_checks, path = asyncio.run(_browser_checks(executable, probe))
     checks += browser_checks
     if render and path is not None:

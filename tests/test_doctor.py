@@ -21,8 +21,10 @@ def test_doctor_json_reports_a_working_renderer(capsys: pytest.CaptureFixture[st
     checks = {c["name"]: c for c in report["checks"]}
     assert status == 0 and report["ok"] is True
     assert checks["chromium"]["status"] == "ok"
-    assert checks["vendored p5.js / p5.brush"]["status"] == "ok"
-    assert "p5.brush 2." in checks["vendored p5.js / p5.brush"]["detail"]
+    assert checks["vendored files"]["status"] == "ok"
+    assert "p5.brush 2." in checks["vendored files"]["detail"]
+    assert "rapidocr-onnxruntime 1.4.4" in checks["vendored files"]["detail"]
+    assert checks["text reader"]["status"] == "ok", checks["text reader"]
     backends = {n: checks[f"GL backend {n}"] for n in ("gpu", "llvmpipe", "swiftshader")}
     working = [n for n, c in backends.items() if c["status"] == "ok"]
     assert working, backends

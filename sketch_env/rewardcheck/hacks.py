@@ -176,9 +176,10 @@ _LETTERS = {
 def brush_lettered_label(seed: int) -> str:
     """The subject's name in large letters painted with charcoal lines: a label that passes.
 
-    Charcoal at weight 8 rather than a pencil: the heuristic pays for coverage and marks, so the
-    bolder the lettering the higher it scores (measured: a 2B pencil 3.7, a marker 5.1, this
-    8.5). The family is kept at its strongest so that its win-rate is not understated.
+    Charcoal at weight 8 rather than a pencil: image statistics pay for coverage and marks, so
+    before the heuristic read text the bolder the lettering the higher it scored (measured: a
+    2B pencil 3.7, a marker 5.1, this 8.5; with the lettering factor, about 1). The family is
+    kept at its strongest so that its win-rate is not understated.
     """
     body = [_HEAD, "  background(245, 240, 228);\n  brush.set('charcoal', '#1f2f7a', 8);\n"]
     for index, letter in enumerate("FLOWERS"):

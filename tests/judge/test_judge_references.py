@@ -49,7 +49,7 @@ def test_pool_sketches_render_into_judge_references(
         ("seeded", "trees/charcoal", "weak"),
     ]
     first = refs[0].image()
-    assert first.size == (300, 300)
+    assert first.size == (600, 600)
     assert len(first.getcolors(maxcolors=1 << 20) or ()) > 10  # real brush paint, not blank
     assert refs[0].source.startswith(f"pool:{renderer.backend}:seed")
     # The same seed renders the same picture (the references are stable across a run).
