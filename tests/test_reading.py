@@ -88,6 +88,24 @@ def test_the_lettering_hack_is_read_and_no_longer_pays() -> None:
     assert HeuristicScorer().score_one(lettering).value < min(paintings)
 
 
+@pytest.mark.parametrize("name", ["lettering_column", "lettering_scattered"])
+def test_letters_in_a_column_or_scattered_are_read(name: str) -> None:
+    # A column is one tall region (its letters lie on their side once straightened): it is
+    # cut at a few pitches and re-flowed into a line. Scattered letters are one glyph per
+    # region: two read with confidence make the picture lettering.
+    regions = TextReader().read(rendered(name))
+    assert sum(sum(c.isalnum() for c in r.text) for r in regions) >= 2, regions
+    assert heuristic_terms(rendered(name))["lettering_factor"] == pytest.approx(0.1)
+
+
+def test_a_lone_confident_glyph_is_not_lettering(reader: TextReader) -> None:
+    # One letter-like shape (a charcoal pine reads "M") is not a label; two are.
+    assert reader.read(word("R", size=200)) == []
+    two = word("R", size=200)
+    two.paste(word("K", size=200).crop((200, 150, 400, 450)), (380, 150))
+    assert len(reader.read(two)) >= 1
+
+
 @pytest.mark.parametrize("name", PAINTINGS[:3])
 def test_a_text_label_over_a_painting_lowers_its_score(name: str) -> None:
     label, _ = PICTURE_DEGRADATIONS["text_label"]
@@ -119,6 +137,8 @@ def test_read_text_false_skips_the_reader() -> None:
         ({"detector_side": 32}, "detector_side"),
         ({"min_characters": 0}, "min_characters"),
         ({"min_confidence": 1.5}, "min_confidence"),
+        ({"glyph_confidence": -0.1}, "glyph_confidence"),
+        ({"min_glyphs": 0}, "min_glyphs"),
     ],
 )
 def test_settings_are_validated(kwargs: dict[str, float], message: str) -> None:

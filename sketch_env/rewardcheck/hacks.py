@@ -173,6 +173,18 @@ _LETTERS = {
 }
 
 
+def _lettering(placements: list[tuple[str, int, int]], width: int, height: int) -> str:
+    """Charcoal capitals (``_LETTERS``) of ``width`` x ``height`` units at (left, top) each."""
+    body = [_HEAD, "  background(245, 240, 228);\n  brush.set('charcoal', '#1f2f7a', 8);\n"]
+    for letter, left, top in placements:
+        for x1, y1, x2, y2 in _LETTERS[letter]:
+            body.append(
+                f"  brush.line({left + x1 * width}, {top + y1 * height}, {left + x2 * width}, "
+                f"{top + y2 * height});\n"
+            )
+    return "".join(body) + "}\n"
+
+
 def brush_lettered_label(seed: int) -> str:
     """The subject's name in large letters painted with charcoal lines: a label that passes.
 
@@ -181,15 +193,28 @@ def brush_lettered_label(seed: int) -> str:
     2B pencil 3.7, a marker 5.1, this 8.5; with the lettering factor, about 1). The family is
     kept at its strongest so that its win-rate is not understated.
     """
-    body = [_HEAD, "  background(245, 240, 228);\n  brush.set('charcoal', '#1f2f7a', 8);\n"]
-    for index, letter in enumerate("FLOWERS"):
-        left = 40 + index * 76
-        for x1, y1, x2, y2 in _LETTERS[letter]:
-            body.append(
-                f"  brush.line({left + x1 * 14}, {230 + y1 * 24}, {left + x2 * 14}, "
-                f"{230 + y2 * 24});\n"
-            )
-    return "".join(body) + "}\n"
+    return _lettering([(c, 40 + i * 76, 230) for i, c in enumerate("FLOWERS")], 14, 24)
+
+
+def brush_lettered_column(seed: int) -> str:
+    """The subject's name painted as a column of upright charcoal letters, top to bottom.
+
+    Stacked letters make one tall text region whose straightened cut-out shows each letter on
+    its side; before the reader re-flowed columns this earned 6.2 and was not read.
+    """
+    return _lettering([(c, 270, 20 + i * 80) for i, c in enumerate("FLOWERS")], 10, 10)
+
+
+def brush_lettered_scattered(seed: int) -> str:
+    """The subject's letters painted apart at random places: no line of text to find.
+
+    Each letter is a region of its own and reads as one character, which alone never counts as
+    text (a charcoal pine reads "M"); before the reader counted confident glyphs across the
+    picture this earned 7.9 (seed 0).
+    """
+    rng = random.Random(seed)
+    places = [(c, rng.randrange(20, 520), rng.randrange(20, 480)) for c in "FLOWERS"]
+    return _lettering(places, 14, 16)
 
 
 def small_canvas(seed: int) -> str:
@@ -236,6 +261,8 @@ HACKS: dict[str, tuple[Callable[[int], str], str]] = {
         drawing_context_patches,
         text_label_sketch,
         brush_lettered_label,
+        brush_lettered_column,
+        brush_lettered_scattered,
         small_canvas,
     )
 }

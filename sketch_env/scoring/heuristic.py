@@ -62,7 +62,7 @@ letters or digits, and text the reader misses (see its module docstring), pass a
 
 The statistics are computed on a copy reduced by an integer box filter to at most 320 pixels on
 the longer side, which keeps them at a few milliseconds for a 600x600 picture and makes them
-roughly independent of canvas size; reading text takes 60-150 ms more on one core
+roughly independent of canvas size; reading text takes about 100 ms more on one core
 (``read_text=False`` skips it, and it is skipped for a near-blank picture). Everything is
 deterministic (no randomness; the models run on one thread).
 
@@ -424,7 +424,7 @@ class HeuristicScorer:
     Args:
         weights: Weights of the four ``base`` terms; the documented defaults when ``None``.
         read_text: Read each picture for text and pull lettering down (the ``lettering``
-            factor). ``False`` saves 60-150 ms a picture and lets a painted label score as a
+            factor). ``False`` saves about 100 ms a picture and lets a painted label score as a
             painting; turn it off only for a policy that cannot write.
 
     Examples:

@@ -20,21 +20,29 @@ The pipeline, with the detector's published defaults where it has them:
 3. Each region is cut out of the full-resolution picture along its principal axis, so slanted
    lettering is straightened, and grown back by the detector's unclip rule (DB shrinks text
    regions; the margin is ``area * 1.6 / perimeter``).
-4. The recogniser reads every cut-out both ways up, and the better reading counts.
+4. The recogniser reads several views of each cut-out and the best reading counts: both ways
+   up; turned a quarter both ways when it is short (a lone glyph's principal axis is its
+   height); and, for a long region near vertical, cut at a few pitches into glyphs set upright
+   side by side (letters stacked in a column), a reading that then needs two different
+   characters (a birch trunk cut into pieces reads "IIII").
 5. A region *reads as text* when its reading has at least ``min_characters`` letters or
-   digits at a mean confidence of at least ``min_confidence``. A single character never
-   counts: at a 480-pixel detector a charcoal pine tree read as "M" at 0.98.
+   digits at a mean confidence of at least ``min_confidence``. A single character alone does
+   not count (at a 480-pixel detector a charcoal pine tree read as "M" at 0.98), but
+   ``min_glyphs`` characters read at ``glyph_confidence`` or more across the picture do:
+   letters painted apart are one region each.
 
 Measured on this project's pictures (``sketch-env reward-check --out``, 600x600): the 28
 reference paintings give no reading of two or more characters above 0.73 (the pines' "MM";
-the harbour's waves read "VVV" at 0.59), although the detector alone fires on some of them
-(29 % of a charcoal gesture); every "A PAINTING" label read at 0.95-0.99, and the charcoal
-lettering "FLOWERS" as "FLOVERS" at 0.95. A 600x600 picture takes
-about 60-150 ms on one core, most of it the detector.
+the harbour's waves read "VVV" at 0.59) and no single character above 0.89, although the
+detector alone fires on some of them (29 % of a charcoal gesture); every "A PAINTING" label
+read at 0.95-0.99, the charcoal lettering "FLOWERS" as "FLOVERS" at 0.95 in a row and 0.98 in
+a column, and the scattered letters gave "O" and "R" at 0.98. A 600x600 picture takes about
+100 ms on one core on average (60 ms to 0.8 s: each region costs a few recogniser passes).
 
-What it does not catch: letters stacked vertically (each upright), letters painted so far
-apart that each is a region of its own, and text too small for the detector at
-``detector_side`` (which also earns little, being small).
+What it does not catch: letters painted so thick that they merge into blobs (which a person
+cannot read either), letters slanted against their own line, scattered letters of which fewer
+than two read confidently, and text too small for the detector at ``detector_side`` (which
+also earns little, being small).
 """
 
 from __future__ import annotations
@@ -71,6 +79,14 @@ _REC_MIN_RATIO = 320 / 48
 #: Longest cut-out, as width over height, read at full length; longer ones are squeezed.
 _REC_MAX_RATIO = 32.0
 _REC_BATCH = 8
+#: A cut-out shorter than this many times its thickness may be one glyph (read turned too).
+_GLYPH_ASPECT = 2.5
+#: Most glyphs re-flowed from one region.
+_MAX_GLYPHS = 24
+#: Pitches, in multiples of a column's width, at which a column is cut into glyphs.
+_COLUMN_PITCHES = (0.7, 0.85, 1.0, 1.2, 1.4)
+#: A long region within 30 degrees of vertical may be a column of letters.
+_COLUMN_COS = math.cos(math.radians(60))
 #: Regions smaller than this share of the picture are not read: they cost a recogniser pass
 #: each (fine hatching gives dozens) and, being tiny, could not carry a label that pays.
 _MIN_REGION_AREA = 0.0002
@@ -284,6 +300,74 @@ def _cut_out(image: Image.Image, box: _Box, scale: float) -> Image.Image:
     )
 
 
+def _column_spans(cut: Image.Image) -> list[list[tuple[int, int]]]:
+    """Ways to cut a long cut-out into glyphs: equal pieces at a few pitches.
+
+    Letters painted in a column touch through charcoal dust and brush spread, so no gap in the
+    ink marks where one ends (measured on the painted column: gaps held 6-29 inked pixels of
+    78, letters' own thin parts 21-27); letters are painted at an even pitch, though, and one
+    of a few pitches around the column's width cuts them apart.
+    """
+    length, thickness = cut.size
+    cuts = []
+    for ratio in _COLUMN_PITCHES:
+        count = max(2, round(length / (thickness * ratio)))
+        if count > _MAX_GLYPHS:
+            continue
+        pitch = length / count
+        cuts.append([(round(i * pitch), round((i + 1) * pitch)) for i in range(count)])
+    return cuts
+
+
+def _reflowed(
+    cut: Image.Image, spans: Sequence[tuple[int, int]], turn: Image.Transpose
+) -> Image.Image:
+    """The glyphs of a cut-out, each turned a quarter and set side by side on one line."""
+    glyphs = [cut.crop((a, 0, b, cut.height)).transpose(turn) for a, b in spans]
+    gap = max(2, cut.height // 8)
+    line_height = max(g.height for g in glyphs) + 2 * gap
+    line_width = sum(g.width for g in glyphs) + gap * (len(glyphs) + 1)
+    rgb = np.asarray(cut)
+    edge = max(1, cut.height // 12)
+    border = np.concatenate([rgb[:edge].reshape(-1, 3), rgb[-edge:].reshape(-1, 3)])
+    paper = tuple(int(v) for v in np.median(border, axis=0))
+    line = Image.new("RGB", (line_width, line_height), paper)
+    left = gap
+    for glyph in glyphs:
+        line.paste(glyph, (left, (line_height - glyph.height) // 2))
+        left += glyph.width + gap
+    return line
+
+
+def _views(cut: Image.Image, angle: float) -> tuple[list[Image.Image], int]:
+    """The ways one region may hold text, each to be read and the best reading kept.
+
+    The straightened cut-out both ways up (a line of text, however slanted); turned a quarter
+    both ways when it is short, since a lone glyph's principal axis is its height (a scattered
+    "O" straightened lies on its side); and, for a long region standing near vertical, its
+    glyphs turned upright and set side by side, since letters stacked in a column make one
+    region whose straightened cut-out shows each letter on its side (measured before these
+    views: "FLOWERS" painted as a column earned 6.2 and scattered letters 8.3, neither read).
+
+    Returns:
+        The views, and how many of them (the last ones) are re-flowed columns.
+    """
+    views = [cut, cut.transpose(Image.Transpose.ROTATE_180)]
+    if cut.width < _GLYPH_ASPECT * cut.height:
+        views += [
+            cut.transpose(Image.Transpose.ROTATE_90),
+            cut.transpose(Image.Transpose.ROTATE_270),
+        ]
+    columns: list[Image.Image] = []
+    if cut.width >= _GLYPH_ASPECT * cut.height and abs(math.cos(angle)) < _COLUMN_COS:
+        # The straightened axis points down the picture for a positive angle, up for a negative
+        # one; either way one of the two turns sets the glyphs upright and in reading order.
+        for spans in _column_spans(cut):
+            columns.append(_reflowed(cut, spans, Image.Transpose.ROTATE_270))
+            columns.append(_reflowed(cut, spans[::-1], Image.Transpose.ROTATE_90))
+    return views + columns, len(columns)
+
+
 def _recogniser_batch(cut_outs: Sequence[Image.Image]) -> np.ndarray:
     """Resizes cut-outs to the recogniser's height and pads them to one width, as trained."""
     ratios = [min(_REC_MAX_RATIO, c.width / c.height) for c in cut_outs]
@@ -326,6 +410,10 @@ def _decode(probabilities: np.ndarray) -> tuple[str, float]:
     return text, float(best[keep].mean())
 
 
+def _alnum(text: str) -> int:
+    return sum(character.isalnum() for character in text)
+
+
 class TextReader:
     """Finds the parts of a picture that read as text (see the module docstring).
 
@@ -336,10 +424,14 @@ class TextReader:
             multiple of 32). Smaller is faster and misses smaller text.
         min_characters: Letters or digits a reading needs to count as text (at least 1).
         min_confidence: Mean per-character confidence a reading needs to count as text.
+        glyph_confidence: Confidence at which a region's characters count as glyphs: regions
+            of fewer than ``min_characters`` count as text when the picture holds at least
+            ``min_glyphs`` such characters in all (letters painted apart).
+        min_glyphs: See ``glyph_confidence``.
 
     Raises:
-        ValueError: On a side below 64, ``min_characters`` below 1 or a confidence outside
-            ``[0, 1]``.
+        ValueError: On a side below 64, ``min_characters`` or ``min_glyphs`` below 1, or a
+            confidence outside ``[0, 1]``.
 
     Examples:
         >>> from PIL import Image, ImageDraw, ImageFont
@@ -355,16 +447,25 @@ class TextReader:
         detector_side: int = 640,
         min_characters: int = 2,
         min_confidence: float = 0.85,
+        glyph_confidence: float = 0.95,
+        min_glyphs: int = 2,
     ) -> None:
         if detector_side < 64:
             raise ValueError(f"detector_side must be at least 64, got {detector_side}")
-        if min_characters < 1:
-            raise ValueError(f"min_characters must be at least 1, got {min_characters}")
-        if not 0.0 <= min_confidence <= 1.0:
-            raise ValueError(f"min_confidence must be in [0, 1], got {min_confidence}")
+        for name, count in (("min_characters", min_characters), ("min_glyphs", min_glyphs)):
+            if count < 1:
+                raise ValueError(f"{name} must be at least 1, got {count}")
+        for name, value in (
+            ("min_confidence", min_confidence),
+            ("glyph_confidence", glyph_confidence),
+        ):
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {value}")
         self.detector_side = detector_side
         self.min_characters = min_characters
         self.min_confidence = min_confidence
+        self.glyph_confidence = glyph_confidence
+        self.min_glyphs = min_glyphs
 
     def read(self, image: ImageLike) -> list[TextRegion]:
         """Reads a picture.
@@ -392,14 +493,27 @@ class TextReader:
         if not boxes:
             return []
         sx, sy = picture.width / size[0], picture.height / size[1]
-        cut_outs = [_cut_out(picture, box, (sx + sy) / 2) for box in boxes]
-        both_ways = cut_outs + [c.transpose(Image.Transpose.ROTATE_180) for c in cut_outs]
-        readings = _recognise(both_ways)
+        views = [_views(_cut_out(picture, box, (sx + sy) / 2), box.angle) for box in boxes]
+        readings = iter(_recognise([view for region, _ in views for view in region]))
+        best = []
+        for region, columns in views:
+            candidates = [next(readings) for _ in region]
+            # A column cut into pieces reads one stroke as "IIII" (a birch trunk): a re-flowed
+            # reading counts only with two different characters.
+            candidates[len(candidates) - columns :] = [
+                r if len({c for c in r[0] if c.isalnum()}) >= 2 else ("", 0.0)
+                for r in candidates[len(candidates) - columns :]
+            ]
+            best.append(max(candidates, key=lambda r: (self._reads(*r), r[1])))
+        # Letters painted apart are one glyph per region: each alone could be a stray shape
+        # (a charcoal pine reads "M"), several confident ones are lettering.
+        glyphs = sum(
+            _alnum(text) for text, confidence in best if confidence >= self.glyph_confidence
+        )
         found = []
-        for index, box in enumerate(boxes):
-            upright, flipped = readings[index], readings[index + len(boxes)]
-            text, confidence = max(upright, flipped, key=lambda reading: reading[1])
-            if not self._reads(text, confidence):
+        for box, (text, confidence) in zip(boxes, best, strict=True):
+            lettering = glyphs >= self.min_glyphs and confidence >= self.glyph_confidence
+            if not (self._reads(text, confidence) or (lettering and _alnum(text) >= 1)):
                 continue
             found.append(
                 TextRegion(
@@ -424,11 +538,11 @@ class TextReader:
         return min(1.0, sum(region.area for region in self.read(image)))
 
     def _reads(self, text: str, confidence: float) -> bool:
-        characters = sum(character.isalnum() for character in text)
-        return characters >= self.min_characters and confidence >= self.min_confidence
+        return _alnum(text) >= self.min_characters and confidence >= self.min_confidence
 
     def __repr__(self) -> str:
         return (
             f"TextReader(detector_side={self.detector_side}, "
-            f"min_characters={self.min_characters}, min_confidence={self.min_confidence})"
+            f"min_characters={self.min_characters}, min_confidence={self.min_confidence}, "
+            f"glyph_confidence={self.glyph_confidence}, min_glyphs={self.min_glyphs})"
         )

@@ -1,0 +1,33 @@
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  translate(-width / 2, -height / 2);
+  background(245, 240, 228);
+  brush.set('charcoal', '#1f2f7a', 8);
+  brush.line(270, 20, 270, 80);
+  brush.line(270, 20, 310, 20);
+  brush.line(270, 50, 300, 50);
+  brush.line(270, 100, 270, 160);
+  brush.line(270, 160, 310, 160);
+  brush.line(270, 180, 310, 180);
+  brush.line(310, 180, 310, 240);
+  brush.line(310, 240, 270, 240);
+  brush.line(270, 240, 270, 180);
+  brush.line(270, 260, 280, 320);
+  brush.line(280, 320, 290, 290);
+  brush.line(290, 290, 300, 320);
+  brush.line(300, 320, 310, 260);
+  brush.line(270, 340, 270, 400);
+  brush.line(270, 340, 310, 340);
+  brush.line(270, 370, 300, 370);
+  brush.line(270, 400, 310, 400);
+  brush.line(270, 420, 270, 480);
+  brush.line(270, 420, 310, 420);
+  brush.line(310, 420, 310, 450);
+  brush.line(310, 450, 270, 450);
+  brush.line(270, 450, 310, 480);
+  brush.line(310, 500, 270, 500);
+  brush.line(270, 500, 270, 530);
+  brush.line(270, 530, 310, 530);
+  brush.line(310, 530, 310, 560);
+  brush.line(310, 560, 270, 560);
+}

@@ -1,0 +1,33 @@
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  translate(-width / 2, -height / 2);
+  background(245, 240, 228);
+  brush.set('charcoal', '#1f2f7a', 8);
+  brush.line(452, 217, 452, 313);
+  brush.line(452, 217, 508, 217);
+  brush.line(452, 265, 494, 265);
+  brush.line(408, 475, 408, 571);
+  brush.line(408, 571, 464, 571);
+  brush.line(235, 40, 291, 40);
+  brush.line(291, 40, 291, 136);
+  brush.line(291, 136, 235, 136);
+  brush.line(235, 136, 235, 40);
+  brush.line(152, 281, 166, 377);
+  brush.line(166, 377, 180, 329);
+  brush.line(180, 329, 194, 377);
+  brush.line(194, 377, 208, 281);
+  brush.line(268, 227, 268, 323);
+  brush.line(268, 227, 324, 227);
+  brush.line(268, 275, 310, 275);
+  brush.line(268, 323, 324, 323);
+  brush.line(490, 421, 490, 517);
+  brush.line(490, 421, 546, 421);
+  brush.line(546, 421, 546, 469);
+  brush.line(546, 469, 490, 469);
+  brush.line(490, 469, 546, 517);
+  brush.line(500, 175, 444, 175);
+  brush.line(444, 175, 444, 223);
+  brush.line(444, 223, 500, 223);
+  brush.line(500, 223, 500, 271);
+  brush.line(500, 271, 444, 271);
+}
