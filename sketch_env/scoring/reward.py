@@ -428,7 +428,7 @@ def runtime_gate(
         return tuple(found)
     finished = status in ("ok", "frame_capped")
     if finished and size is not None and config.canvas_size not in (None, tuple(size)):
-        width, height = config.canvas_size  # type: ignore[misc]
+        width, height = config.canvas_size
         found.append(
             (
                 "runtime_canvas_size",
