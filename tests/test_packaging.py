@@ -51,6 +51,9 @@ def test_wheel_ships_vendored_libraries_licences_and_harness(wheel):
         "sketch_env/_vendor/p5.brush/p5.brush.js",
         "sketch_env/_vendor/p5.brush/LICENSE.md",
         "sketch_env/_vendor/VENDORED.json",
+        "sketch_env/_vendor/pp-ocrv4/ch_PP-OCRv4_det_infer.onnx",
+        "sketch_env/_vendor/pp-ocrv4/ch_PP-OCRv4_rec_infer.onnx",
+        "sketch_env/_vendor/pp-ocrv4/LICENSE.txt",
         "sketch_env/render/harness.js",
         "sketch_env/py.typed",
         "sketch_env/openenv.yaml",
@@ -62,7 +65,17 @@ def test_wheel_ships_vendored_libraries_licences_and_harness(wheel):
 
 def test_installed_layout_finds_and_verifies_its_vendor_folder(wheel, tmp_path):
     zipfile.ZipFile(wheel).extractall(tmp_path / "site")
-    code = "import sketch_env.render.assets as a; print(a.vendor_dir()); print(a.verify_vendor())"
+    # The default scorer's text reader must work from the wheel alone: it loads its models
+    # from the installed vendor folder.
+    code = (
+        "import sketch_env.render.assets as a; print(a.vendor_dir()); print(a.verify_vendor())\n"
+        "from PIL import Image, ImageDraw, ImageFont\n"
+        "from sketch_env.scoring.reading import TextReader\n"
+        "p = Image.new('RGB', (600, 600), 'white')\n"
+        "ImageDraw.Draw(p).text((60, 250), 'WHEEL', fill='black', "
+        "font=ImageFont.load_default(size=90))\n"
+        "print([r.text for r in TextReader().read(p)])"
+    )
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
     env.pop("SKETCH_ENV_VENDOR_DIR", None)
     proc = subprocess.run(
@@ -74,9 +87,10 @@ def test_installed_layout_finds_and_verifies_its_vendor_folder(wheel, tmp_path):
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    folder, problems = proc.stdout.splitlines()
+    folder, problems, read = proc.stdout.splitlines()
     assert folder == str(tmp_path / "site" / "sketch_env" / "_vendor")
     assert problems == "[]"
+    assert read == "['WHEEL']"
 
 
 def test_openenv_autoenv_discovers_the_installed_wheel(wheel, tmp_path):
