@@ -62,7 +62,7 @@ letters or digits, and text the reader misses (see its module docstring), pass a
 
 The statistics are computed on a copy reduced by an integer box filter to at most 320 pixels on
 the longer side, which keeps them at a few milliseconds for a 600x600 picture and makes them
-roughly independent of canvas size; reading text takes about 100 ms more on one core
+roughly independent of canvas size; reading text takes 0.15-0.4 s more on one core (`bench/scorer_speed.py`)
 (``read_text=False`` skips it, and it is skipped for a near-blank picture). Everything is
 deterministic (no randomness; the models run on one thread).
 
@@ -424,7 +424,7 @@ class HeuristicScorer:
     Args:
         weights: Weights of the four ``base`` terms; the documented defaults when ``None``.
         read_text: Read each picture for text and pull lettering down (the ``lettering``
-            factor). ``False`` saves about 100 ms a picture and lets a painted label score as a
+            factor). ``False`` saves 0.15-0.4 s a picture and lets a painted label score as a
             painting; turn it off only for a policy that cannot write.
 
     Examples:
@@ -460,7 +460,7 @@ class HeuristicScorer:
 
         Each picture is scored in a worker thread of its own (the event loop's default
         executor), so a batch neither stalls the loop that drives the renderer nor queues
-        behind one core: reading text costs about 100 ms a picture, and onnxruntime and numpy
+        behind one core: reading text costs 0.15-0.4 s a painting, and onnxruntime and numpy
         release the GIL while they work.
 
         Args:

@@ -36,8 +36,9 @@ reference paintings give no reading of two or more characters above 0.73 (the pi
 the harbour's waves read "VVV" at 0.59) and no single character above 0.89, although the
 detector alone fires on some of them (29 % of a charcoal gesture); every "A PAINTING" label
 read at 0.95-0.99, the charcoal lettering "FLOWERS" as "FLOVERS" at 0.95 in a row and 0.98 in
-a column, and the scattered letters gave "O" and "R" at 0.98. A 600x600 picture takes about
-100 ms on one core on average (60 ms to 0.8 s: each region costs a few recogniser passes).
+a column, and the scattered letters gave "O" and "R" at 0.98. A 600x600 painting takes
+0.15-0.4 s on one core (`bench/scorer_speed.py`): about 0.1-0.2 s for the detector and a few
+recogniser passes per region; the lettering hacks, with many regions, 0.7 s.
 
 What it does not catch: letters painted so thick that they merge into blobs (which a person
 cannot read either), letters slanted against their own line, scattered letters of which fewer
