@@ -62,9 +62,9 @@ letters or digits, and text the reader misses (see its module docstring), pass a
 
 The statistics are computed on a copy reduced by an integer box filter to at most 320 pixels on
 the longer side, which keeps them at a few milliseconds for a 600x600 picture and makes them
-roughly independent of canvas size; reading text takes 0.15-0.4 s more on one core (`bench/scorer_speed.py`)
-(``read_text=False`` skips it, and it is skipped for a near-blank picture). Everything is
-deterministic (no randomness; the models run on one thread).
+roughly independent of canvas size; reading text takes 0.15-0.4 s more on one core
+(``bench/scorer_speed.py``; ``read_text=False`` skips it, and it is skipped for a near-blank
+picture). Everything is deterministic (no randomness; the models run on one thread).
 
 `dark_mass_fraction` is exported for the reward's dark-mass penalty (`RewardConfig`).
 """
