@@ -138,7 +138,11 @@ def _ramp(x: float, lo: float, hi: float) -> float:
 
 def _working_copy(image: ImageLike) -> np.ndarray:
     """Returns the picture as RGB uint8, box-reduced to at most ``_WORK_SIDE`` on a side."""
-    rgb = to_rgb_array(image)
+    return _reduced(to_rgb_array(image))
+
+
+def _reduced(rgb: np.ndarray) -> np.ndarray:
+    """Box-reduces RGB pixels to at most ``_WORK_SIDE`` on a side."""
     if rgb.size == 0:
         return rgb
     factor = math.ceil(max(rgb.shape[0], rgb.shape[1]) / _WORK_SIDE)
@@ -219,7 +223,9 @@ def heuristic_terms(
         0.0
     """
     w = weights or HeuristicWeights()
-    rgb = _working_copy(image)
+    # Decoded once: the statistics work on the reduced copy, the text reader on the full one.
+    full = to_rgb_array(image)
+    rgb = _reduced(full)
     if rgb.size == 0 or min(rgb.shape[0], rgb.shape[1]) < 2:
         # Too small to have neighbours: nothing was painted that we can judge.
         return _blank_terms()
@@ -278,7 +284,7 @@ def heuristic_terms(
     composition_factor = 0.1 + 0.9 * _ramp(composition, 0.12, 0.20)
     marks_factor = 0.1 + 0.9 * _ramp(edge_density, 0.003, 0.012)
     # A near-blank picture scores 0 whatever it says: reading it would only cost time.
-    text_fraction = _READER.text_fraction(image) if read_text and near_blank_factor > 0 else 0.0
+    text_fraction = _READER.text_fraction(full) if read_text and near_blank_factor > 0 else 0.0
     lettering_factor = 1.0 - 0.9 * _ramp(text_fraction, 0.005, 0.03)
     value = (
         10.0

@@ -354,13 +354,13 @@ def _views(cut: Image.Image, angle: float) -> tuple[list[Image.Image], int]:
         The views, and how many of them (the last ones) are re-flowed columns.
     """
     views = [cut, cut.transpose(Image.Transpose.ROTATE_180)]
+    columns: list[Image.Image] = []
     if cut.width < _GLYPH_ASPECT * cut.height:
         views += [
             cut.transpose(Image.Transpose.ROTATE_90),
             cut.transpose(Image.Transpose.ROTATE_270),
         ]
-    columns: list[Image.Image] = []
-    if cut.width >= _GLYPH_ASPECT * cut.height and abs(math.cos(angle)) < _COLUMN_COS:
+    elif abs(math.cos(angle)) < _COLUMN_COS:
         # The straightened axis points down the picture for a positive angle, up for a negative
         # one; either way one of the two turns sets the glyphs upright and in reading order.
         for spans in _column_spans(cut):
