@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from playwright.async_api import Browser, Playwright
 from playwright.async_api import Error as PlaywrightError
 
-from sketch_env.render.assets import read_vendor_bytes
+from sketch_env.catalog.assets import read_vendor_bytes
 from sketch_env.render.backends import find_browser
 from sketch_env.render.pool import find_browser_pid
 

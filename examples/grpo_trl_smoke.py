@@ -176,7 +176,8 @@ def run_smoke(output_dir: str | Path, steps: int = 2, pool_size: int = 1) -> dic
     from trl import GRPOTrainer
 
     from sketch_env import SketchRenderer
-    from sketch_env.env.tasks import EXAMPLE_SKETCH, load_tasks
+    from sketch_env.catalog.instructions import EXAMPLE_SKETCH
+    from sketch_env.catalog.tasks import load_tasks
     from sketch_env.trl import SketchReward, make_dataset
 
     tasks = load_tasks()[:2]

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from sketch_env.catalog.instructions import EXAMPLE_SKETCH
 from sketch_env.env import SketchAction
-from sketch_env.env.tasks import EXAMPLE_SKETCH
 from sketch_env.server.client import SketchEnvClient
 
 

@@ -108,7 +108,7 @@ def _reader_check() -> Check:
 
 
 def _vendor_check() -> Check:
-    from sketch_env.render.assets import vendor_dir, verify_vendor
+    from sketch_env.catalog.assets import vendor_dir, verify_vendor
 
     try:
         folder = vendor_dir()

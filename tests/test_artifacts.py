@@ -113,7 +113,8 @@ def _steered_grpo(output_dir: Path, artifacts: ArtifactConfig, steps: int) -> di
     from trl import GRPOTrainer
 
     from sketch_env import SketchRenderer
-    from sketch_env.env.tasks import EXAMPLE_SKETCH, load_tasks
+    from sketch_env.catalog.instructions import EXAMPLE_SKETCH
+    from sketch_env.catalog.tasks import load_tasks
     from sketch_env.trl import make_dataset
 
     smoke = smoke_example()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sketch_env.catalog.assets import vendor_path
 from sketch_env.gate import (
     BRUSH_RENAMED,
     DEFAULT_MAX_REPLY_BYTES,
@@ -18,7 +19,6 @@ from sketch_env.gate import (
     gate_reply,
     known_brush_members,
 )
-from sketch_env.render.assets import vendor_path
 
 DATA = Path(__file__).parent / "data" / "rendered"
 
@@ -579,7 +579,7 @@ def test_brush_setters_alone_do_not_count_as_painting(calls: str) -> None:
 
 
 def test_each_brush_drawing_call_counts() -> None:
-    from sketch_env.gate.policy import BRUSH_DRAWING_CALLS
+    from sketch_env.catalog.vocabulary import BRUSH_DRAWING_CALLS
 
     assert known_brush_members() >= BRUSH_DRAWING_CALLS
     for name in sorted(BRUSH_DRAWING_CALLS):

@@ -11,9 +11,8 @@ import re
 
 import pytest
 
-from sketch_env.env.tasks import EXAMPLE_SKETCH, POLICY_INSTRUCTIONS, REFUSED_HEADING
-from sketch_env.gate import GateConfig, check_sketch, gate_reply
-from sketch_env.gate.policy import (
+from sketch_env.catalog.instructions import EXAMPLE_SKETCH, POLICY_INSTRUCTIONS, REFUSED_HEADING
+from sketch_env.catalog.vocabulary import (
     BRUSH_DRAWING_CALLS,
     CANVAS_SIZE,
     ESCAPE_NAMES,
@@ -22,6 +21,7 @@ from sketch_env.gate.policy import (
     RAW_GRAPHICS_PROPERTIES,
     TEXT_CALLS,
 )
+from sketch_env.gate import GateConfig, check_sketch, gate_reply
 from sketch_env.scoring.reward import RewardConfig, runtime_gate
 from tests.conftest import GOOD_SKETCH
 

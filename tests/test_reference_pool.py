@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sketch_env import Render, RenderStatus, SketchRenderer
-from sketch_env.env.reference_pool import (
+from sketch_env.catalog.references import (
     POOL_ENV,
     TIERS,
     Reference,
@@ -20,9 +20,9 @@ from sketch_env.env.reference_pool import (
     get_reference,
     load_reference_pool,
     pairwise_references,
-    refresh_reference_pool,
 )
-from sketch_env.env.tasks import MEDIA, SUBJECTS
+from sketch_env.catalog.tasks import MEDIA, SUBJECTS
+from sketch_env.pool.refresh import refresh_reference_pool
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS
 from sketch_env.scoring import HeuristicScorer, check_sketch
 from sketch_env.scoring.reading import TextReader
@@ -141,7 +141,7 @@ def test_pool_found_by_path_env_and_packaged_layout(
     assert len(load_reference_pool()) == 2
     monkeypatch.delenv(POOL_ENV)
     # The default search covers both the wheel's folder and the checkout's.
-    from sketch_env.env import reference_pool as module
+    from sketch_env.catalog import references as module
 
     names = [(p.parent.name, p.name) for p in module._candidate_dirs()]
     assert ("sketch_env", "_reference_pool") in names

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from sketch_env.catalog.vocabulary import CANVAS_SIZE
 from sketch_env.gate import DEFAULT_MAX_REPLY_BYTES, GateConfig, GateIssue
-from sketch_env.gate.policy import CANVAS_SIZE
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.scoring import (
     GateVerdict,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sketch_env.env.reference_pool import load_reference_pool
+from sketch_env.catalog.references import load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import gate_reply
 from sketch_env.rewardcheck.check import run_reward_check

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from sketch_env.catalog.tasks import get_task
 from sketch_env.cli import main
-from sketch_env.env.tasks import get_task
 from sketch_env.evaluation import Evaluator
 from sketch_env.rollout.runner import (
     RolloutItem,

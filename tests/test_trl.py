@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sketch_env.env.tasks import POLICY_INSTRUCTIONS, get_task, load_tasks
+from sketch_env.catalog.instructions import POLICY_INSTRUCTIONS
+from sketch_env.catalog.tasks import get_task, load_tasks
 from sketch_env.evaluation.rollout import _CRITIQUE_OF_STATUS
 from sketch_env.render.result import RenderStatus
 from sketch_env.scoring.spec import make_scorer

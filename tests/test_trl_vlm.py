@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sketch_env.env.tasks import load_tasks
+from sketch_env.catalog.tasks import load_tasks
 from sketch_env.trl import TRL_INSTALL_HINT, SketchToolEnv, make_dataset
 from tests.conftest import BARE_SKETCH, GOOD_SKETCH, smoke_example
 

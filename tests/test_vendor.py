@@ -6,7 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
-from sketch_env.render.assets import vendor_dir, verify_vendor
+from sketch_env.catalog.assets import vendor_dir, verify_vendor
 
 
 def test_vendored_files_match_their_checksums():

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlsplit
 
 from sketch_env.render.protocol import Renderer
+from sketch_env.specs import parse_spec
 
 if TYPE_CHECKING:
     from sketch_env.distributed.actors import RenderActor, RenderWorker
@@ -110,34 +110,28 @@ def make_renderer(spec: str | Renderer | None = "local", **options: Any) -> Rend
 
 def _parse_ray_spec(spec: str) -> tuple[str | None, dict[str, Any]]:
     """Splits ``ray[://address][?k=v&...]`` into the Ray address and `RayRenderer` options."""
-    text = spec.strip()
-    if text == "ray" or text.startswith("ray?"):
-        address: str | None = None
-        query = text[4:] if text.startswith("ray?") else ""
-    elif text.startswith("ray://"):
-        parts = urlsplit(text)
-        address = parts.netloc or None
-        if parts.path not in ("", "/") or address is None:
-            raise ValueError(f"cannot read the Ray address in {spec!r}; use ray://HOST:PORT")
-        query = parts.query
-    else:
+    try:
+        parsed = parse_spec(spec, what="renderer")
+    except ValueError as exc:
+        raise ValueError(f"{exc} in {spec!r}") from None
+    if parsed.kind != "ray" or (not parsed.url_form and parsed.targets):
         raise ValueError(
             f"unknown renderer {spec!r}: use 'local', 'ray', 'ray://auto' or 'ray://HOST:PORT'"
         )
+    address: str | None = None
+    if parsed.url_form:
+        if len(parsed.targets) != 1 or "/" in parsed.targets[0]:
+            raise ValueError(f"cannot read the Ray address in {spec!r}; use ray://HOST:PORT")
+        address = parsed.targets[0]
     options: dict[str, Any] = {}
-    for key, value in parse_qsl(query, keep_blank_values=False, strict_parsing=bool(query)):
+    for key, value in parsed.params.items():
+        if key not in _INT_OPTIONS + _FLOAT_OPTIONS:
+            raise ValueError(
+                f"unknown option {key!r} in {spec!r}; known: "
+                f"{', '.join(_INT_OPTIONS + _FLOAT_OPTIONS)}"
+            )
         try:
-            if key in _INT_OPTIONS:
-                options[key] = int(value)
-            elif key in _FLOAT_OPTIONS:
-                options[key] = float(value)
-            else:
-                raise ValueError(
-                    f"unknown option {key!r} in {spec!r}; known: "
-                    f"{', '.join(_INT_OPTIONS + _FLOAT_OPTIONS)}"
-                )
-        except ValueError as exc:
-            if "unknown option" in str(exc):
-                raise
-            raise ValueError(f"option {key}={value!r} in {spec!r} is not a number") from exc
+            options[key] = int(value) if key in _INT_OPTIONS else float(value)
+        except ValueError:
+            raise ValueError(f"option {key}={value!r} in {spec!r} is not a number") from None
     return address, options

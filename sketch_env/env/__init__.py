@@ -1,4 +1,7 @@
-"""The environment: typed models, the OpenEnv ``Environment``, the gymnasium adapter, tasks.
+"""The environment: typed models, the OpenEnv ``Environment``, the gymnasium adapter.
+
+The task set and the policy's instructions live in `sketch_env.catalog`; they are re-exported
+here for convenience.
 
 ``import sketch_env`` registers ``sketch_env/Sketch-v0`` with gymnasium, so
 ``gymnasium.make("sketch_env/Sketch-v0")`` works after it, and
@@ -10,6 +13,22 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sketch_env.catalog.instructions import (
+        EXAMPLE_SKETCH,
+        POLICY_INSTRUCTIONS,
+        build_messages,
+        user_message,
+    )
+    from sketch_env.catalog.tasks import (
+        MEDIA,
+        SUBJECTS,
+        TASKSET_VERSION,
+        Task,
+        UnknownTaskError,
+        get_task,
+        load_tasks,
+        task_for_seed,
+    )
     from sketch_env.env.environment import (
         MAX_SEED,
         EpisodeError,
@@ -23,20 +42,6 @@ if TYPE_CHECKING:
         SketchAction,
         SketchObservation,
         SketchState,
-    )
-    from sketch_env.env.tasks import (
-        EXAMPLE_SKETCH,
-        MEDIA,
-        POLICY_INSTRUCTIONS,
-        SUBJECTS,
-        TASKSET_VERSION,
-        Task,
-        UnknownTaskError,
-        build_messages,
-        get_task,
-        load_tasks,
-        task_for_seed,
-        user_message,
     )
 
 __all__ = [
@@ -69,8 +74,10 @@ __all__ = [
 
 
 _HOME = {
-    **dict.fromkeys(["MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"], "environment"),
-    **dict.fromkeys(["ENV_ID", "SketchEnv", "UnicodeText"], "gym"),
+    **dict.fromkeys(
+        ["MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"], f"{__name__}.environment"
+    ),
+    **dict.fromkeys(["ENV_ID", "SketchEnv", "UnicodeText"], f"{__name__}.gym"),
     **dict.fromkeys(
         [
             "MAX_ACTION_CHARS",
@@ -79,24 +86,24 @@ _HOME = {
             "SketchObservation",
             "SketchState",
         ],
-        "models",
+        f"{__name__}.models",
+    ),
+    **dict.fromkeys(
+        ["EXAMPLE_SKETCH", "POLICY_INSTRUCTIONS", "build_messages", "user_message"],
+        "sketch_env.catalog.instructions",
     ),
     **dict.fromkeys(
         [
-            "EXAMPLE_SKETCH",
             "MEDIA",
-            "POLICY_INSTRUCTIONS",
             "SUBJECTS",
             "TASKSET_VERSION",
             "Task",
             "UnknownTaskError",
-            "build_messages",
             "get_task",
             "load_tasks",
             "task_for_seed",
-            "user_message",
         ],
-        "tasks",
+        "sketch_env.catalog.tasks",
     ),
 }
 
@@ -105,7 +112,7 @@ def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    return getattr(importlib.import_module(module), name)
 
 
 def __dir__() -> list[str]:

@@ -6,7 +6,7 @@ score, combine), so the environment holds no rendering or scoring logic of its o
 ``max_steps > 1`` each observation carries feedback (gate reasons, JavaScript errors, coverage,
 score) for the next revision, and the episode's reward is the last or the best step's.
 
-Seeds: ``reset(seed=s)`` chooses the task from ``s`` (`sketch_env.env.tasks.task_for_seed`) and
+Seeds: ``reset(seed=s)`` chooses the task from ``s`` (`sketch_env.catalog.tasks.task_for_seed`) and
 renders every step of the episode with seed ``s``, so revisions are compared on the same
 randomness. A seed must be an integer in ``[0, 2**32)`` (the renderer's PRNG takes 32 bits; a
 larger or negative seed would silently alias another one), else ``reset`` raises
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import secrets
 import threading
 import uuid
@@ -28,9 +29,13 @@ from typing import Any
 
 from openenv.core.env_server.interfaces import Environment
 from openenv.core.env_server.types import EnvironmentMetadata
+from PIL import Image
 
+from sketch_env.catalog.instructions import POLICY_INSTRUCTIONS, user_message
+from sketch_env.catalog.tasks import Task, get_task, load_tasks, task_for_seed
 from sketch_env.env.models import (
     MAX_IMAGE_SIDE,
+    MIN_IMAGE_SIDE,
     RewardComponents,
     RewardPolicy,
     SketchAction,
@@ -38,14 +43,8 @@ from sketch_env.env.models import (
     SketchState,
     check_reward_policy,
 )
-from sketch_env.env.tasks import (
-    POLICY_INSTRUCTIONS,
-    Task,
-    get_task,
-    load_tasks,
-    task_for_seed,
-    user_message,
-)
+from sketch_env.errors import SketchEnvError
+from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
@@ -56,8 +55,10 @@ from sketch_env.scoring.reward import RewardConfig
 
 __all__ = [
     "DEFAULT_IMAGE_SIZE",
+    "FEEDBACK_MODES",
     "MAX_PROMPT_CHARS",
     "MAX_SEED",
+    "REVISION_HINT",
     "EpisodeError",
     "SketchEnvironment",
     "check_image_size",
@@ -71,9 +72,15 @@ MAX_PROMPT_CHARS = 4096
 DEFAULT_IMAGE_SIZE = 256
 #: The only split of the shipped task set (OpenEnv task API).
 SPLIT = "train"
+#: What the feedback a policy reads after a step holds: ``"report"`` (how the render went:
+#: gate reasons, status, errors, coverage) or ``"critique"`` (what went wrong and what to
+#: change, in words: `Rollout.critique`).
+FEEDBACK_MODES = ("report", "critique")
+#: Appended to the feedback while revisions remain (``{remaining}`` is filled in).
+REVISION_HINT = "You may revise {remaining} more time(s): reply with the whole revised sketch."
 
 
-class EpisodeError(RuntimeError):
+class EpisodeError(SketchEnvError, RuntimeError):
     """A step that the episode cannot take: before ``reset``, after ``done``, or after
     ``close``, or while another step of the same session is still running."""
 
@@ -100,12 +107,21 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             which a vision-language policy reads cheaply (the canvas is 600x600).
         tasks: The task set: tasks, a JSON file, or ``None`` for the shipped 24.
         evaluator: An `Evaluator` to share between environments (then ``renderer``,
-            ``scorer``, ``reward_config`` and ``gate_config`` must be left at their defaults).
+            ``scorer``, ``reward_config``, ``gate_config`` and ``config`` must be left unset).
         instructions: The policy's system prompt, returned by ``reset``.
+        config: Renderer, scorer, render limits, gate and reward in one `EvaluationConfig`
+            (instead of the four separate arguments).
+        feedback: What the feedback text holds (`FEEDBACK_MODES`): ``"report"`` or
+            ``"critique"``.
+        show_scores: Put the score and the reward in the feedback text. Off by default: a
+            policy that reads its score learns the scorer rather than painting. The
+            observation's reward fields are there either way (they are for the trainer).
+        revision_hint: Appended to the feedback while revisions remain (``{remaining}`` is
+            replaced by their number); ``None`` appends nothing.
 
     Raises:
-        ValueError: On a bad ``max_steps``/``reward_policy``, a bad task file, or an
-            ``evaluator`` given together with evaluator settings.
+        ValueError: On a bad ``max_steps``/``reward_policy``/``feedback``/``image_size``, a bad
+            task file, or an ``evaluator`` given together with evaluator settings.
 
     Examples:
         >>> env = SketchEnvironment()  # doctest: +SKIP
@@ -130,19 +146,29 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         image_size: int | tuple[int, int] = DEFAULT_IMAGE_SIZE,
         evaluator: Evaluator | None = None,
         instructions: str = POLICY_INSTRUCTIONS,
+        config: EvaluationConfig | None = None,
+        feedback: str = "report",
+        show_scores: bool = False,
+        revision_hint: str | None = REVISION_HINT,
     ) -> None:
         super().__init__()
         self._max_steps = _check_max_steps(max_steps)
         self._reward_policy = check_reward_policy(reward_policy)
+        if feedback not in FEEDBACK_MODES:
+            raise ValueError(f"feedback must be one of {FEEDBACK_MODES}, got {feedback!r}")
+        self._feedback = feedback
+        self._show_scores = bool(show_scores)
+        self._revision_hint = revision_hint
         if evaluator is not None:
             if (
                 renderer is not None
                 or scorer != "heuristic"
                 or reward_config is not None
                 or gate_config is not None
+                or config is not None
             ):
                 raise ValueError(
-                    "pass either an evaluator or renderer/scorer/reward_config/gate_config"
+                    "pass either an evaluator or renderer/scorer/reward_config/gate_config/config"
                 )
             self._evaluator = evaluator
         else:
@@ -151,6 +177,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
                 scorer=scorer,
                 reward_config=reward_config,
                 gate_config=gate_config,
+                config=config,
             )
         if tasks is None or isinstance(tasks, str | Path):
             self._tasks = load_tasks(tasks)
@@ -425,17 +452,12 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         state = self._state
         render = rollout.render
         task = self._task
-        feedback = rollout.feedback()
+        feedback = self.feedback_text(rollout)
         remaining = state.max_steps - state.step_count
-        if not done:
-            feedback += (
-                f"\nYou may revise {remaining} more time(s): reply with the whole revised sketch."
-            )
-        picture = (
-            render.png_at(self._image_size)
-            if include_image and render is not None and render.has_picture
-            else None
-        )
+        if not done and self._revision_hint:
+            feedback += "\n" + self._revision_hint.format(remaining=remaining)
+        image = rollout.image(self._image_size) if include_image else None
+        picture = _png(image) if image is not None else None
         return SketchObservation(
             done=done,
             reward=episode_reward,
@@ -476,6 +498,23 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         )
 
     # ----------------------------------------------------------------- lifecycle and metadata
+
+    def feedback_text(self, rollout: Rollout) -> str:
+        """The text a policy reads about one rollout, under this environment's feedback policy
+        (``feedback`` mode; the score and reward only with ``show_scores``).
+
+        Args:
+            rollout: A step's rollout.
+
+        Returns:
+            The report or critique.
+        """
+        if self._feedback == "critique":
+            text = rollout.critique(self._evaluator.reward_config)
+            if self._show_scores and rollout.reward.reward is not None:
+                text += f"\nReward: {rollout.reward.reward:.3f}."
+            return text
+        return rollout.feedback(scores=self._show_scores)
 
     def close(self) -> None:
         """Ends the session. The renderer (shared, or the caller's) stays open."""
@@ -564,7 +603,8 @@ def _as_action(action: Any) -> SketchAction:
 
 
 def check_image_size(size: Any) -> tuple[int, int]:
-    """Validates a picture size.
+    """Validates the size of the picture a policy is shown: the one rule every front end
+    applies (observations, the gymnasium adapter, the TRL tool).
 
     Args:
         size: One side (a square) or ``(width, height)``.
@@ -573,17 +613,24 @@ def check_image_size(size: Any) -> tuple[int, int]:
         ``(width, height)``.
 
     Raises:
-        ValueError: Unless every side is an integer in ``[1, 1024]``.
+        ValueError: Unless every side is an integer in ``[16, 1024]``.
     """
     sides = (size, size) if not isinstance(size, tuple | list) else tuple(size)
     if len(sides) != 2 or not all(
-        isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_IMAGE_SIDE for v in sides
+        isinstance(v, int) and not isinstance(v, bool) and MIN_IMAGE_SIDE <= v <= MAX_IMAGE_SIDE
+        for v in sides
     ):
         raise ValueError(
             f"image_size must be one side or (width, height), each an integer in "
-            f"[1, {MAX_IMAGE_SIDE}], got {size!r}"
+            f"[{MIN_IMAGE_SIDE}, {MAX_IMAGE_SIDE}], got {size!r}"
         )
     return int(sides[0]), int(sides[1])
+
+
+def _png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
 
 
 def _check_max_steps(value: Any) -> int:

@@ -207,11 +207,10 @@ class SketchEnv(gymnasium.Env):
         act = action if isinstance(action, SketchAction) else SketchAction(sketch=action)
         obs = self.core.step(act)
         rollout = self.core.last_rollout
-        render = rollout.render if rollout is not None else None
-        if render is not None and render.has_picture:
-            self._frame = np.asarray(render.image(self._size), dtype=np.uint8).copy()
-        else:
-            self._frame = self._blank()
+        picture = rollout.image(self._size) if rollout is not None else None
+        self._frame = (
+            np.asarray(picture, dtype=np.uint8).copy() if picture is not None else self._blank()
+        )
         value = obs.reward if obs.reward is not None else self._episode_value
         reward = float(value - self._episode_value)
         self._episode_value = float(value)

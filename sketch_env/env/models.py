@@ -25,6 +25,7 @@ __all__ = [
     "MAX_ACTION_CHARS",
     "MAX_IMAGE_B64_CHARS",
     "MAX_IMAGE_SIDE",
+    "MIN_IMAGE_SIDE",
     "SESSION_EXPIRED_CODE",
     "RewardComponents",
     "SketchAction",
@@ -40,6 +41,8 @@ MAX_ACTION_CHARS = 4 * DEFAULT_MAX_REPLY_BYTES
 
 #: Largest side, in pixels, of the picture an observation carries (the canvas is 600x600).
 MAX_IMAGE_SIDE = 1024
+#: Smallest picture side a policy may ask to be shown: below it a painting is a smudge.
+MIN_IMAGE_SIDE = 16
 #: Longest ``image_png_b64`` accepted: the base64 of 4 MiB of PNG. The worst case at
 #: ``MAX_IMAGE_SIDE`` is incompressible noise: measured 3,151,224 bytes (4,201,632 in base64)
 #: for a 1024x1024 RGB noise picture saved by Pillow, so every picture the environment makes

@@ -14,7 +14,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from sketch_env.env.tasks import Task
+from sketch_env.catalog.tasks import Task
+from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.replies import completion_text, resolve_prompt
 from sketch_env.evaluation.rollout import Rollout
@@ -38,9 +39,16 @@ class SketchEvaluation:
     generated twice in a group, cost one render. Safe to use from several threads and event
     loops: concurrent callers asking for the same completion wait for one evaluation.
 
+    Pickles without its evaluator and cache (TRL 1.16's AsyncGRPOTrainer computes rewards in a
+    spawned process): the receiving process builds a fresh `Evaluator` from the same
+    arguments on first use. One given as a ready ``evaluator`` cannot travel that way; pass
+    its ``config`` (or specs) instead.
+
     Args:
         evaluator: The `Evaluator` to use; built from the other arguments when ``None``
             (lazily, on first use, so creating this object starts no browser).
+        config: Everything the evaluator is built from, in one `EvaluationConfig` (instead
+            of ``scorer``, ``renderer``, ``reward_config`` and ``gate_config``).
         scorer: Scorer or scorer spec (``"heuristic"``, ``"hpsv3+http://host:port"``).
         renderer: Renderer; the process-wide shared one when ``None``.
         reward_config: Weights and thresholds of the reward.
@@ -54,6 +62,7 @@ class SketchEvaluation:
         self,
         evaluator: Evaluator | None = None,
         *,
+        config: EvaluationConfig | None = None,
         scorer: Scorer | str = "heuristic",
         renderer: Renderer | str | None = None,
         reward_config: RewardConfig | None = None,
@@ -64,7 +73,16 @@ class SketchEvaluation:
     ) -> None:
         if cache_size < 1:
             raise ValueError(f"cache_size must be at least 1, got {cache_size}")
+        given = (renderer, scorer, reward_config, gate_config) != (None, "heuristic", None, None)
+        if (evaluator is not None or config is not None) and given:
+            raise ValueError(
+                "give an evaluator, or a config, or scorer/renderer/reward_config/gate_config"
+            )
+        if evaluator is not None and config is not None:
+            raise ValueError("give either an evaluator or a config, not both")
         self._evaluator = evaluator
+        self._given_evaluator = evaluator is not None
+        self.config = config
         self._evaluator_args = (renderer, scorer, reward_config, gate_config)
         self.seed = check_seed(seed)
         self.tasks = tuple(tasks) if tasks is not None else None
@@ -79,9 +97,27 @@ class SketchEvaluation:
         """The `Evaluator` (created on first access)."""
         with self._lock:
             if self._evaluator is None:
-                renderer, scorer, reward_config, gate_config = self._evaluator_args
-                self._evaluator = Evaluator(renderer, scorer, reward_config, gate_config)
+                if self.config is not None:
+                    self._evaluator = Evaluator(config=self.config)
+                else:
+                    renderer, scorer, reward_config, gate_config = self._evaluator_args
+                    self._evaluator = Evaluator(renderer, scorer, reward_config, gate_config)
             return self._evaluator
+
+    def __getstate__(self) -> dict[str, Any]:
+        if self._given_evaluator:
+            raise TypeError(
+                "a SketchEvaluation built around a ready Evaluator cannot be pickled (its "
+                "renderer runs on a thread of this process); build it from config=... or "
+                "scorer=/renderer=/reward_config=/gate_config= instead"
+            )
+        state = dict(self.__dict__)
+        state.update(_evaluator=None, _cache=OrderedDict(), _logged=OrderedDict(), _lock=None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     def keys(
         self,

@@ -15,46 +15,50 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from PIL import Image
 
+from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.check import gate_reply
-from sketch_env.gate.verdict import GateConfig, GateVerdict
+from sketch_env.gate.runtime import runtime_check
+from sketch_env.gate.verdict import GateConfig, GateIssue, GateVerdict
 from sketch_env.render.base import seed_list as seed_list_of
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.protocol import Renderer
-from sketch_env.render.result import Render, RenderStatus
+from sketch_env.render.result import Render
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
 from sketch_env.scoring.heuristic import dark_mass_fraction
-from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine, runtime_gate
+from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine
 from sketch_env.scoring.spec import make_scorer
 
 __all__ = ["Evaluator"]
 
 T = TypeVar("T")
 
-#: Render statuses that are the sketch's own failure. ``unfinished`` counts: the sketch threw,
-#: even though what it painted first is kept (and scored when ``sketch_error_reward`` is None).
-_SKETCH_FAILURES = {
-    RenderStatus.UNFINISHED,
-    RenderStatus.TIMEOUT,
-    RenderStatus.JS_ERROR,
-    RenderStatus.NO_CANVAS,
-    RenderStatus.REJECTED,
-    RenderStatus.MEMORY_EXCEEDED,
-    RenderStatus.LEFTOVER_WORK,
-    RenderStatus.HARNESS_VIOLATION,
-}
+logger = logging.getLogger(__name__)
 
 
 def _sketch_error(render: Render) -> str | None:
-    if render.status not in _SKETCH_FAILURES:
+    if not render.status.is_sketch_fault:
         return None
     first = next((e for e in render.errors if not e.startswith("harness: attempt")), "")
     return f"{render.status.value}: {first}" if first else render.status.value
+
+
+@dataclass
+class _Pictured:
+    """One picture on its way to a score: decoded once, measured once."""
+
+    image: Image.Image
+    prompt: str
+    dark_mass: float = 0.0
+    score: Score | None = None
+    error: str | None = None
 
 
 class Evaluator:
@@ -66,11 +70,16 @@ class Evaluator:
             `shared_renderer`, ``"ray://auto"`` or ``"ray://HOST:PORT"`` for a Ray cluster.
         scorer: A `Scorer` or a spec string (``"heuristic"``, ``"hpsv3+http://host:port"``).
         reward_config: Weights and thresholds of the reward.
-        gate_config: Which gate rules apply.
+        gate_config: Which gate rules apply, statically and at run time.
+        config: Everything above in one `EvaluationConfig` (then leave the others unset).
+
+    Raises:
+        ValueError: If ``config`` is given together with another argument.
 
     Examples:
         >>> evaluator = Evaluator(scorer="heuristic")  # doctest: +SKIP
         >>> [r.reward.reward for r in evaluator.evaluate_sync(replies, prompts, seeds=0)]
+        >>> Evaluator(config=EvaluationConfig.load("eval.json"))  # doctest: +SKIP
     """
 
     def __init__(
@@ -79,13 +88,30 @@ class Evaluator:
         scorer: Scorer | str = "heuristic",
         reward_config: RewardConfig | None = None,
         gate_config: GateConfig | None = None,
+        *,
+        config: EvaluationConfig | None = None,
     ) -> None:
+        render_config = None
+        if config is not None:
+            if (
+                renderer is not None
+                or scorer != "heuristic"
+                or reward_config is not None
+                or gate_config is not None
+            ):
+                raise ValueError(
+                    "pass either config or renderer/scorer/reward_config/gate_config, not both"
+                )
+            renderer, scorer = config.renderer, config.scorer
+            reward_config, gate_config = config.reward, config.gate
+            render_config = config.render
         if renderer is None or isinstance(renderer, str):
             # "local" (the shared pool), "ray://auto", "ray://HOST:PORT": configuration alone
             # moves rendering onto a cluster for every front end built on the evaluator.
             from sketch_env.distributed import make_renderer
 
-            renderer = make_renderer(renderer)
+            options = {"config": render_config} if render_config is not None else {}
+            renderer = make_renderer(renderer, **options)
         self.renderer: Renderer = renderer
         self.scorer = make_scorer(scorer)
         self.reward_config = reward_config or RewardConfig()
@@ -180,20 +206,6 @@ class Evaluator:
         """
         return self.renderer.run_coroutine(self._evaluate(replies, prompts, seeds))
 
-    async def _measure(
-        self, images: Sequence[Image.Image], prompts: Sequence[str]
-    ) -> tuple[list[float], list[Score], str | None]:
-        """Dark-mass fractions and scores of pictures (scores empty when the scorer is down)."""
-        if not images:
-            return [], [], None
-        dark = await asyncio.gather(
-            *(asyncio.to_thread(dark_mass_fraction, image) for image in images)
-        )
-        try:
-            return list(dark), await self.scorer.score(images, prompts), None
-        except ScorerUnavailableError as exc:
-            return list(dark), [], f"scorer {self.scorer.name} unavailable: {exc}"
-
     def score_pictures_sync(
         self,
         images: Sequence[Image.Image],
@@ -237,28 +249,92 @@ class Evaluator:
         seeds: Sequence[int] | int,
     ) -> list[RewardBreakdown]:
         count = len(images)
-        seed_list = [seeds] * count if isinstance(seeds, int) else list(seeds)
-        if len(prompts) != count or len(seed_list) != count:
-            raise ValueError(
-                f"got {count} pictures, {len(prompts)} prompts, {len(seed_list)} seeds"
-            )
+        seed_list = seed_list_of(seeds, count)
+        if len(prompts) != count:
+            raise ValueError(f"got {count} pictures, {len(prompts)} prompts, {count} seeds")
         verdict = gate or GateVerdict(passed=True)
-        dark, scores, scorer_error = await self._measure(images, prompts)
         fractions = await asyncio.gather(
             *(asyncio.to_thread(paint_fraction, image) for image in images)
         )
+        pictured = [
+            _Pictured(image.convert("RGB"), prompt)
+            for image, prompt in zip(images, prompts, strict=True)
+        ]
+        await self._score(pictured)
         return [
             combine(
                 self.reward_config,
                 verdict,
                 paint_fraction=fractions[i],
-                dark_mass=dark[i],
-                score=scores[i] if scorer_error is None else None,
-                infra_error=scorer_error,
+                dark_mass=item.dark_mass,
+                score=item.score,
+                infra_error=item.error,
                 sample_seed=seed_list[i],
             )
-            for i in range(count)
+            for i, item in enumerate(pictured)
         ]
+
+    def _needs_score(self, render: Render, refusals: Sequence[GateIssue]) -> bool:
+        """Whether the reward will use this render's score: refused, failed or blank renders
+        earn a fixed reward, and are not sent to the scorer at all (a 2048x2048 picture the
+        reward refuses must not cost the judge a request, nor the batch its answer)."""
+        if refusals or not render.has_picture or render.status.is_infrastructure_failure:
+            return False
+        config = self.reward_config
+        if render.status.is_sketch_fault and config.sketch_error_reward is not None:
+            return False
+        return not (config.blank_reward is not None and render.paint_fraction < config.blank_below)
+
+    async def _score(self, items: Sequence[_Pictured]) -> None:
+        """Scores pictures in one batch, each failure kept to the picture it belongs to.
+
+        Dark mass is measured alongside (in threads). A scorer that fails on the batch is
+        asked again picture by picture, concurrently, so that one picture it cannot take (a
+        judge answering 400 to an oversized image, say) costs only that rollout; every
+        failure becomes that rollout's ``infra_error`` (reward ``None``), and is logged.
+        """
+        if not items:
+            return
+        dark = await asyncio.gather(
+            *(asyncio.to_thread(dark_mass_fraction, item.image) for item in items)
+        )
+        for item, value in zip(items, dark, strict=True):
+            item.dark_mass = value
+        images = [item.image for item in items]
+        prompts = [item.prompt for item in items]
+        try:
+            scores = await self.scorer.score(images, prompts)
+            if len(scores) != len(items):
+                raise ValueError(f"returned {len(scores)} scores for {len(items)} pictures")
+        except Exception as exc:  # Any scorer failure is the environment's, never the policy's.
+            if len(items) == 1:
+                items[0].error = self._failure(exc)
+            else:
+                await asyncio.gather(*(self._score_one(item) for item in items))
+        else:
+            for item, score in zip(items, scores, strict=True):
+                item.score = score
+        failed = [item for item in items if item.error is not None]
+        if failed:
+            logger.warning(
+                "scorer %s failed on %d of %d pictures (their reward is None): %s",
+                self.scorer.name,
+                len(failed),
+                len(items),
+                failed[0].error,
+            )
+
+    async def _score_one(self, item: _Pictured) -> None:
+        try:
+            (item.score,) = await self.scorer.score([item.image], [item.prompt])
+        except Exception as exc:  # As in _score: kept to this picture.
+            item.error = self._failure(exc)
+
+    def _failure(self, exc: BaseException) -> str:
+        if isinstance(exc, ScorerUnavailableError):
+            return f"scorer {self.scorer.name} unavailable: {exc}"
+        logger.error("scorer %s raised on a picture", self.scorer.name, exc_info=exc)
+        return f"scorer {self.scorer.name} failed: {_describe(exc)}"
 
     async def _evaluate(
         self,
@@ -277,55 +353,44 @@ class Evaluator:
         verdicts = await asyncio.gather(
             *(asyncio.to_thread(gate_reply, reply, self.gate_config) for reply in replies)
         )
-        renders: list[Render | None] = [None] * count
         to_render = [i for i, v in enumerate(verdicts) if v.passed and v.source is not None]
         rendered = await asyncio.gather(
             *(self.renderer.render(verdicts[i].source or "", seed=seed_list[i]) for i in to_render)
         )
-        rendered_at = dict(zip(to_render, rendered, strict=False))
-        for i, done in rendered_at.items():
-            renders[i] = done
-
-        pictured = [
-            i for i, done in rendered_at.items() if done.png is not None and done.status.has_picture
-        ]
-        images = [rendered_at[i].image() for i in pictured]
-        measured_dark, measured_scores, scorer_error = await self._measure(
-            images, [prompts[i] for i in pictured]
+        renders: dict[int, Render] = dict(zip(to_render, rendered, strict=True))
+        refusals = {i: runtime_check(render, self.gate_config) for i, render in renders.items()}
+        # Each picture is decoded once, here, and handed to the scorer, the dark-mass measure
+        # and the front ends (Rollout.picture): it used to be decoded up to four times.
+        decoded = await asyncio.gather(
+            *(asyncio.to_thread(renders[i].image) for i in renders if renders[i].has_picture)
         )
-        dark = dict(zip(pictured, measured_dark, strict=True))
-        scores = dict(zip(pictured, measured_scores, strict=False))
+        pictures = dict(zip([i for i in renders if renders[i].has_picture], decoded, strict=True))
+        scored = {
+            i: _Pictured(pictures[i], prompts[i])
+            for i, render in renders.items()
+            if self._needs_score(render, refusals[i])
+        }
+        await self._score(list(scored.values()))
 
         rollouts = []
         for i in range(count):
-            render = renders[i]
+            render = renders.get(i)
+            item = scored.get(i)
             infra = None
-            sketch_error = None
-            if render is not None:
-                if render.status.is_infrastructure_failure:
-                    infra = "; ".join(render.errors) or "the renderer crashed"
-                sketch_error = _sketch_error(render)
-                if i in pictured and scorer_error is not None:
-                    infra = scorer_error
+            if render is not None and render.status.is_infrastructure_failure:
+                infra = "; ".join(render.errors) or "the renderer crashed"
+            elif item is not None:
+                infra = item.error
             breakdown = combine(
                 self.reward_config,
                 verdicts[i],
                 paint_fraction=render.paint_fraction if render is not None else None,
-                dark_mass=dark.get(i),
-                score=scores.get(i),
-                sketch_error=sketch_error,
+                dark_mass=item.dark_mass if item is not None else None,
+                score=item.score if item is not None else None,
+                sketch_error=_sketch_error(render) if render is not None else None,
                 infra_error=infra,
                 sample_seed=seed_list[i],
-                runtime=(
-                    runtime_gate(
-                        self.reward_config,
-                        render.status.value,
-                        render.api_calls,
-                        (render.width, render.height),
-                    )
-                    if render is not None
-                    else ()
-                ),
+                runtime=refusals.get(i, ()),
             )
             rollouts.append(
                 Rollout(
@@ -333,9 +398,15 @@ class Evaluator:
                     seed=seed_list[i],
                     gate=verdicts[i],
                     render=render,
-                    score=scores.get(i),
+                    score=item.score if item is not None else None,
                     reward=breakdown,
                     scorer=self.scorer.name,
+                    picture=pictures.get(i),
                 )
             )
         return rollouts
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -12,7 +12,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sketch_env.env.tasks import Task, get_task, user_message
+from sketch_env.catalog.instructions import user_message
+from sketch_env.catalog.tasks import Task, get_task
 
 __all__ = [
     "completion_text",
@@ -141,7 +142,7 @@ def scene_from_chat(prompt: Any) -> str:
 
     Args:
         prompt: A string, or a list of messages whose last user message holds the request
-            (``"Paint this: <scene>"`` as `sketch_env.env.tasks.user_message` writes it).
+            (``"Paint this: <scene>"`` as `sketch_env.catalog.instructions.user_message` writes it).
 
     Returns:
         The scene text (the whole last user message when it has no known prefix).
@@ -184,7 +185,7 @@ def resolve_prompt(
         The scene text.
 
     Raises:
-        sketch_env.env.tasks.UnknownTaskError: If ``task_id`` is not in the task set.
+        sketch_env.catalog.tasks.UnknownTaskError: If ``task_id`` is not in the task set.
         ValueError: If none of the three gives a non-empty text.
     """
     if isinstance(prompt_text, str) and prompt_text.strip():

@@ -2,7 +2,14 @@
 
 `RolloutStatus` is the one vocabulary for "how did this rollout end" that every front end
 (environment observations, TRL metrics, ``results.jsonl``, the gallery) reports: the gate
-refused it, the scorer failed on a good picture, or else the render's own status.
+refused it, the run-time check refused it, the scorer failed on a good picture, or else the
+render's own status. What a status *means* (whose fault, whether it was scored, what to tell the
+policy) is read from its properties and from `RenderStatus`'s, never from lists kept elsewhere.
+
+`Rollout.feedback` and `Rollout.critique` are the one feedback policy every front end uses for
+the text a policy reads next: neither shows the score or the reward unless asked (a policy that
+reads its score learns the scorer rather than painting), and neither passes on an
+infrastructure failure's message, which is the machine's business, not the policy's.
 """
 
 from __future__ import annotations
@@ -10,10 +17,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+from PIL import Image
 
 from sketch_env.gate.verdict import GateVerdict
-from sketch_env.render.result import Render, RenderStatus
+from sketch_env.render.result import Render, RenderStatus, resized
 from sketch_env.scoring.base import Score
 from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, RewardStatus
 
@@ -30,8 +39,8 @@ class RolloutStatus(enum.StrEnum):
     #: The gate refused the reply; nothing was rendered.
     GATE_FAILED = "gate_failed"
     #: The render ran, but what the sketch was measured doing at run time is refused
-    #: (`sketch_env.scoring.reward.runtime_gate`: plain p5 primitives, raw graphics, no
-    #: p5.brush drawing call).
+    #: (`sketch_env.gate.runtime_check`: plain p5 primitives, raw graphics, no p5.brush
+    #: drawing call, another canvas size).
     RUNTIME_GATE_FAILED = "runtime_gate_failed"
     #: The picture rendered but the scorer could not score it (reward ``None``).
     INFRA_ERROR = "infra_error"
@@ -51,6 +60,36 @@ class RolloutStatus(enum.StrEnum):
     def of_render(cls, status: RenderStatus) -> RolloutStatus:
         """The rollout status of a render that went through: the render's own status."""
         return cls(status.value)
+
+    @property
+    def render_status(self) -> RenderStatus | None:
+        """The render status this one stands for (``None`` for the rollout's own three)."""
+        try:
+            return RenderStatus(self.value)
+        except ValueError:
+            return None
+
+    @property
+    def kind(self) -> Literal["scored", "refused", "sketch_error", "infrastructure"]:
+        """What the outcome is, in one word: ``scored`` (the formula applied to a finished
+        picture), ``refused`` (gate or run-time check), ``sketch_error`` (the sketch's own
+        failure) or ``infrastructure`` (not the policy's fault: reward ``None``)."""
+        if self in (RolloutStatus.GATE_FAILED, RolloutStatus.RUNTIME_GATE_FAILED):
+            return "refused"
+        if self is RolloutStatus.INFRA_ERROR:
+            return "infrastructure"
+        render = self.render_status
+        assert render is not None
+        if render.is_infrastructure_failure:
+            return "infrastructure"
+        if render is RenderStatus.HARNESS_VIOLATION:
+            return "refused"
+        return "scored" if render.is_finished else "sketch_error"
+
+    @property
+    def is_failure(self) -> bool:
+        """Whether the rollout did not end with a finished, scored picture."""
+        return self.kind != "scored"
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> RolloutStatus:
@@ -99,6 +138,26 @@ class Rollout:
     reward: RewardBreakdown
     scorer: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    picture: Image.Image | None = field(default=None, repr=False, compare=False)
+
+    def image(self, size: int | tuple[int, int] | None = None) -> Image.Image | None:
+        """The rendered picture (RGB, transparent pixels over white), decoded once by the
+        evaluator and resized here; ``None`` when the render has no picture.
+
+        Args:
+            size: One side (a square) or ``(width, height)``; the canvas's own size when
+                ``None``. Every view of a picture a policy gets is made here, so they agree
+                pixel for pixel at the same size.
+
+        Raises:
+            ValueError: If a side is not positive.
+        """
+        picture = self.picture
+        if picture is None:
+            if self.render is None or not self.render.has_picture:
+                return None
+            picture = self.render.image()
+        return resized(picture, size)
 
     @property
     def status(self) -> RolloutStatus:
@@ -129,17 +188,18 @@ class Rollout:
             **self.extra,
         }
 
-    def feedback(self, *, scores: bool = True) -> str:
+    def feedback(self, *, scores: bool = False) -> str:
         """A short plain-text report for a policy that revises its sketch.
 
         Args:
-            scores: Include the scorer's value and the reward. A policy that reads its score
-                learns the scorer rather than painting, so the tool environment leaves them
-                out unless configured otherwise.
+            scores: Include the scorer's value and the reward. Off by default in every front
+                end: a policy that reads its score learns the scorer rather than painting.
 
         Returns:
             What the gate said, how the render ended (with the first JavaScript errors), the
-            paint coverage and, with ``scores``, the score and the reward.
+            paint coverage (saying so when the canvas is blank), and, with ``scores``, the
+            score and the reward. An infrastructure failure is reported as such, without its
+            message.
         """
         lines: list[str] = []
         if not self.gate.passed:
@@ -152,18 +212,21 @@ class Rollout:
                 # Quoted apart: time queued behind other renders says nothing about the sketch.
                 line += f" (after {render.queue_ms:.0f} ms waiting for a free browser)"
             lines.append(line + ".")
-            errors = [e for e in self.render.errors if e]
-            if errors:
+            errors = [e for e in self.render.errors if e and not e.startswith("harness:")]
+            if errors and not render.status.is_infrastructure_failure:
                 lines.append("JavaScript errors:")
                 lines += [f"- {e}" for e in errors[:5]]
-            lines.append(f"Paint coverage: {self.render.paint_fraction:.1%} of the canvas.")
+            coverage = f"Paint coverage: {self.render.paint_fraction:.1%} of the canvas"
+            if self.reward.status is RewardStatus.BLANK:
+                coverage += " (blank: paint the scene across the canvas)"
+            lines.append(coverage + ".")
             if self.reward.runtime_reasons:
                 lines.append("Refused at run time:")
                 lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
         if scores and self.score is not None:
             lines.append(f"Score ({self.scorer}): {self.score.value:.3f}.")
         if self.reward.infra_error:
-            lines.append(f"Not scored (infrastructure failure: {self.reward.infra_error}).")
+            lines.append("Not scored: the environment failed (not your fault).")
         if scores and self.reward.reward is not None:
             lines.append(f"Reward: {self.reward.reward:.3f}.")
         return "\n".join(lines)
@@ -192,8 +255,8 @@ class Rollout:
         if render is None:
             return "The sketch was not rendered."
         status = render.status
-        if status in _CRITIQUE_OF_STATUS:
-            lines.append(_CRITIQUE_OF_STATUS[status])
+        if status.advice is not None:
+            lines.append(status.advice)
         if self.reward.runtime_reasons and status is not RenderStatus.HARNESS_VIOLATION:
             lines.append("Refused at run time:")
             lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
@@ -221,35 +284,6 @@ class Rollout:
         if not lines:
             lines.append("Nothing went wrong: the sketch ran cleanly and covers the canvas.")
         return "\n".join(lines)
-
-
-#: What `Rollout.critique` says of a render that did not end cleanly, by its status.
-_CRITIQUE_OF_STATUS: dict[RenderStatus, str] = {
-    RenderStatus.CRASHED: "The browser failed (not your fault); render the same sketch again.",
-    RenderStatus.TIMEOUT: (
-        "The sketch did not finish in time: look for an endless loop or far too many brush strokes."
-    ),
-    RenderStatus.JS_ERROR: "The sketch threw before painting anything.",
-    RenderStatus.NO_CANVAS: (
-        "No canvas was painted: define a global setup() that calls createCanvas(600, 600, WEBGL)."
-    ),
-    RenderStatus.REJECTED: "The renderer refused the sketch (too large, or not text).",
-    RenderStatus.UNFINISHED: "The sketch threw part way: the picture holds only what came before.",
-    RenderStatus.FRAME_CAPPED: (
-        "draw() never called noLoop(): stop the loop once the picture is done."
-    ),
-    RenderStatus.MEMORY_EXCEEDED: (
-        "The sketch held too much memory (huge arrays, canvases or textures): allocate less."
-    ),
-    RenderStatus.LEFTOVER_WORK: (
-        "The sketch left GPU work running after its picture: stop every loop and timer "
-        "once the picture is done."
-    ),
-    RenderStatus.HARNESS_VIOLATION: (
-        "The sketch interfered with the render harness: do not override built-ins, "
-        "p5 internals or the page's globals."
-    ),
-}
 
 
 def revision_summary(episode: Sequence[Rollout]) -> dict[str, float | int | None]:

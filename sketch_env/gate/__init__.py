@@ -36,9 +36,9 @@ docs/design.md §4.4 lists them in full):
 Layout: `verdict` (results and `GateConfig`, plain data), `extract` (finding the code in a
 reply), `syntax` (tree-sitter parsing and positions), `scopes` (which names a sketch declares),
 `brush_api` (the names p5.brush exports, read from the vendored file), `p5_api` (the names
-p5's global mode defines, read likewise), `policy` (what is refused, and why, as data), `rules`
-(the visitor that applies them) and `check` (the entry points). Importing this package is
-cheap: the parser loads when a sketch is first checked.
+p5's global mode defines, read likewise), `rules` (the visitor that applies what
+`sketch_env.catalog.vocabulary` refuses, and why) and `check` (the entry points). Importing
+this package is cheap: the parser loads when a sketch is first checked.
 """
 
 from __future__ import annotations
@@ -47,15 +47,15 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sketch_env.gate.brush_api import known_brush_members
-    from sketch_env.gate.check import check_sketch, gate_reply
-    from sketch_env.gate.extract import JS_FENCE_TAGS, extract_sketch
-    from sketch_env.gate.policy import (
+    from sketch_env.catalog.vocabulary import (
         BRUSH_DRAWING_CALLS,
         BRUSH_RENAMED,
         ESCAPE_NAMES,
         PRIMITIVES,
     )
+    from sketch_env.gate.brush_api import known_brush_members
+    from sketch_env.gate.check import check_sketch, gate_reply
+    from sketch_env.gate.extract import JS_FENCE_TAGS, extract_sketch
     from sketch_env.gate.verdict import (
         DEFAULT_MAX_REPLY_BYTES,
         Extraction,
@@ -81,21 +81,22 @@ __all__ = [
     "known_brush_members",
 ]
 
+_VOCABULARY = "sketch_env.catalog.vocabulary"
 _HOME = {
-    "BRUSH_RENAMED": "policy",
-    "ESCAPE_NAMES": "policy",
-    "PRIMITIVES": "policy",
-    "BRUSH_DRAWING_CALLS": "policy",
-    "JS_FENCE_TAGS": "extract",
-    "extract_sketch": "extract",
-    "known_brush_members": "brush_api",
-    "check_sketch": "check",
-    "gate_reply": "check",
-    "DEFAULT_MAX_REPLY_BYTES": "verdict",
-    "Extraction": "verdict",
-    "GateConfig": "verdict",
-    "GateIssue": "verdict",
-    "GateVerdict": "verdict",
+    "BRUSH_RENAMED": _VOCABULARY,
+    "ESCAPE_NAMES": _VOCABULARY,
+    "PRIMITIVES": _VOCABULARY,
+    "BRUSH_DRAWING_CALLS": _VOCABULARY,
+    "JS_FENCE_TAGS": f"{__name__}.extract",
+    "extract_sketch": f"{__name__}.extract",
+    "known_brush_members": f"{__name__}.brush_api",
+    "check_sketch": f"{__name__}.check",
+    "gate_reply": f"{__name__}.check",
+    "DEFAULT_MAX_REPLY_BYTES": f"{__name__}.verdict",
+    "Extraction": f"{__name__}.verdict",
+    "GateConfig": f"{__name__}.verdict",
+    "GateIssue": f"{__name__}.verdict",
+    "GateVerdict": f"{__name__}.verdict",
 }
 
 
@@ -104,7 +105,7 @@ def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    return getattr(importlib.import_module(module), name)
 
 
 def __dir__() -> list[str]:

@@ -27,7 +27,7 @@ def known_brush_members() -> frozenset[str]:
         FileNotFoundError: If the vendored library cannot be found.
         RuntimeError: If the file does not have the expected shape (no exports found).
     """
-    from sketch_env.render.assets import vendor_path
+    from sketch_env.catalog.assets import vendor_path
 
     tree = parse(vendor_path("p5.brush/p5.brush.js").read_bytes())
     best: set[str] = set()
@@ -74,7 +74,7 @@ def _exports_of(body: tree_sitter.Node, param: str) -> Iterator[str]:
 @cache
 def brush_version() -> str:
     try:
-        from sketch_env.render.assets import vendor_path
+        from sketch_env.catalog.assets import vendor_path
 
         manifest = json.loads(vendor_path("VENDORED.json").read_text(encoding="utf-8"))
         return f"p5.brush {manifest['packages']['p5.brush']['version']}"

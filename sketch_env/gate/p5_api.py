@@ -32,7 +32,7 @@ def p5_global_names() -> frozenset[str]:
         FileNotFoundError: If the vendored p5.js cannot be found.
         RuntimeError: If the file does not have the expected shape.
     """
-    from sketch_env.render.assets import vendor_path
+    from sketch_env.catalog.assets import vendor_path
 
     data = vendor_path("p5/p5.js").read_bytes()
     names = set(_FN_ASSIGN.findall(data)) | set(_FN_PROPERTY.findall(data))

@@ -7,9 +7,7 @@ from collections import Counter
 
 import tree_sitter
 
-from sketch_env.gate.brush_api import brush_version, known_brush_members
-from sketch_env.gate.p5_api import p5_global_names
-from sketch_env.gate.policy import (
+from sketch_env.catalog.vocabulary import (
     ANY_OBJECT_NAMES,
     ANY_OBJECT_PROPERTIES,
     BRUSH_DRAWING_CALLS,
@@ -36,6 +34,8 @@ from sketch_env.gate.policy import (
     TRY_WHY,
     WHY,
 )
+from sketch_env.gate.brush_api import brush_version, known_brush_members
+from sketch_env.gate.p5_api import p5_global_names
 from sketch_env.gate.scopes import collect_scopes
 from sketch_env.gate.syntax import LineIndex, name_of, node_text, string_value, unescape_js
 from sketch_env.gate.verdict import GateConfig, GateIssue

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from sketch_env.catalog.vocabulary import CANVAS_SIZE
 from sketch_env.config import JsonConfig
 
 #: Replies larger than this (UTF-8 bytes) are refused unread: 256 KiB is ~50x a rich sketch.
@@ -146,6 +147,20 @@ class GateConfig(JsonConfig):
         forbid_p5_name_clash: Refuse a top-level ``function``/``var`` named like a p5 global
             (``map``, ``hex``, ``random``...): p5's global mode then stops with "Cannot
             redefine property" before ``setup`` runs.
+        require_brush_paint: At run time (`sketch_env.gate.runtime_check`): a render that
+            finished (``ok``/``frame_capped``) without one p5.brush drawing call, as measured
+            by the renderer, is refused.
+        runtime_forbid_primitives: At run time: a render in which the sketch called plain p5
+            drawing functions (``ellipse``, ``rect``, ``text``, ``vertex``…, however aliased)
+            is refused.
+        runtime_forbid_raw_graphics: At run time: likewise for raw graphics
+            (``drawingContext``, ``getContext``, ``loadPixels``/``updatePixels``/``set``,
+            ``createGraphics``…).
+        canvas_size: At run time: the ``(width, height)`` in pixels a finished render's picture
+            must have, else it is refused; ``None`` accepts any size. The instructions ask for
+            `sketch_env.catalog.vocabulary.CANVAS_SIZE`; a scorer's statistics depend on the
+            size, so a policy free to choose it would pick the size that scores best (the same
+            composition earned 9.37 at 64x64 against 6.50 at 600x600 on the heuristic).
 
     Raises:
         ValueError: If a field has the wrong type or range.
@@ -166,6 +181,10 @@ class GateConfig(JsonConfig):
     forbid_raw_graphics: bool = True
     allow_try: bool = False
     forbid_p5_name_clash: bool = True
+    require_brush_paint: bool = True
+    runtime_forbid_primitives: bool = True
+    runtime_forbid_raw_graphics: bool = True
+    canvas_size: tuple[int, int] | None = CANVAS_SIZE
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -185,3 +204,23 @@ class GateConfig(JsonConfig):
             raise ValueError(
                 f"GateConfig.max_bare_primitives must be None or an int >= 0, got {limit!r}"
             )
+        if self.canvas_size is not None:
+            size = self.canvas_size
+            if (
+                isinstance(size, str)
+                or not isinstance(size, tuple | list)
+                or len(size) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)
+            ):
+                raise ValueError(
+                    "GateConfig.canvas_size must be a (width, height) pair of positive ints or "
+                    f"None, got {size!r}"
+                )
+            # JSON gives a list; a tuple keeps the config hashable and equal after a round trip.
+            object.__setattr__(self, "canvas_size", (size[0], size[1]))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns the fields as plain JSON-compatible values."""
+        out = asdict(self)
+        out["canvas_size"] = list(self.canvas_size) if self.canvas_size is not None else None
+        return out

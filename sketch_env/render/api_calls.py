@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sketch_env.gate.policy import BRUSH_DRAWING_CALLS
+from sketch_env.catalog.vocabulary import BRUSH_DRAWING_CALLS
 
 __all__ = [
     "BRUSH_DRAW",

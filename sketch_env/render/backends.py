@@ -18,6 +18,7 @@ from pathlib import Path
 
 from playwright.async_api import Playwright
 
+from sketch_env.errors import SetupError
 from sketch_env.render.gl_backends import (
     AUTO,
     GL_BACKENDS,
@@ -48,11 +49,11 @@ _SYSTEM_BROWSERS = (
 )
 
 
-class BrowserNotFoundError(RuntimeError):
+class BrowserNotFoundError(SetupError):
     """No Chromium executable could be found."""
 
 
-class BackendUnavailableError(RuntimeError):
+class BackendUnavailableError(SetupError):
     """No requested GL backend gave a WebGL2 context."""
 
 

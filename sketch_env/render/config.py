@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from sketch_env.config import JsonConfig
 from sketch_env.render.gl_backends import BACKEND_CHOICES, BackendName
 
 
@@ -20,8 +22,10 @@ def default_pool_size() -> int:
 
 
 @dataclass(frozen=True)
-class RenderConfig:
+class RenderConfig(JsonConfig):
     """Limits and settings of a `SketchRenderer`.
+
+    Serialisable with `to_dict`/`from_dict`/`to_json`/`from_json`; validated on creation.
 
     Args:
         pool_size: Browsers in the pool; ``None`` picks `default_pool_size`.
@@ -133,4 +137,25 @@ class RenderConfig:
         """Returns a JSON-serialisable view."""
         data = asdict(self)
         data["viewport"] = list(self.viewport)
+        data["extra_browser_args"] = list(self.extra_browser_args)
+        data["extra_browser_env"] = [list(pair) for pair in self.extra_browser_env]
         return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RenderConfig:
+        """Builds a config from a mapping (JSON lists become the tuples the fields hold).
+
+        Raises:
+            ValueError: On an unknown key or a bad value.
+        """
+        cls.check_keys(data)
+        values = dict(data)
+        for name in ("viewport", "extra_browser_args"):
+            if isinstance(values.get(name), list):
+                values[name] = tuple(values[name])
+        if isinstance(values.get("extra_browser_env"), list):
+            values["extra_browser_env"] = tuple(
+                tuple(pair) if isinstance(pair, list | tuple) else pair
+                for pair in values["extra_browser_env"]
+            )
+        return cls(**values)

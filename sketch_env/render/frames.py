@@ -33,7 +33,7 @@ from collections.abc import Callable
 from playwright.async_api import Browser
 
 from sketch_env.render.config import RenderConfig
-from sketch_env.render.host import HostPage, InfrastructureError, SketchFrame
+from sketch_env.render.host import BrowserFailure, HostPage, SketchFrame
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class FrameSupply:
             A loaded, never-used frame of ``browser``.
 
         Raises:
-            InfrastructureError: If no frame could be made.
+            BrowserFailure: If no frame could be made.
         """
         task = self._next.pop(index, None)
         if task is not None:
@@ -161,12 +161,12 @@ class FrameSupply:
         if host is not None:
             del self._hosts[index]
             if not await host.close() and host.browser is browser:
-                raise InfrastructureError("a host page of this browser would not close")
+                raise BrowserFailure("a host page of this browser would not close")
         host = await HostPage.open(browser, self._config, self._init_script)
         self.hosts_opened += 1
         if self._closed:
             await host.close()
-            raise InfrastructureError("the renderer is closing")
+            raise BrowserFailure("the renderer is closing")
         self._hosts[index] = host
         return host
 
@@ -174,7 +174,7 @@ class FrameSupply:
         try:
             host = await self._host_for(index, browser)
             return await host.new_frame()
-        except InfrastructureError as exc:
+        except BrowserFailure as exc:
             logger.info("preparing the next frame failed (the next render makes one): %s", exc)
             return None
 

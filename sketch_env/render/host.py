@@ -55,7 +55,8 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
-from sketch_env.render.assets import read_vendor_bytes
+from sketch_env.catalog.assets import read_vendor_bytes
+from sketch_env.errors import InfrastructureError
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.readback import HarnessReport, ReadbackError, parse_message
 
@@ -112,7 +113,7 @@ def binding_name() -> str:
     return "__sketchenv_" + secrets.token_hex(12)
 
 
-class InfrastructureError(RuntimeError):
+class BrowserFailure(InfrastructureError):
     """The browser failed in a way that is not the sketch's fault; the attempt is retried."""
 
 
@@ -257,7 +258,7 @@ class HostPage:
             The host page; the caller owns it and must `close` it.
 
         Raises:
-            InfrastructureError: If the browser could not open or load it in time.
+            BrowserFailure: If the browser could not open or load it in time.
         """
         width, height = config.viewport
         try:
@@ -275,7 +276,7 @@ class HostPage:
                     accept_downloads=False,
                 )
         except (TimeoutError, PlaywrightError) as exc:
-            raise InfrastructureError(f"could not open a browser context: {exc}") from exc
+            raise BrowserFailure(f"could not open a browser context: {exc}") from exc
         host = cls(browser, context, config)
         try:
             async with asyncio.timeout(config.launch_timeout_s):
@@ -301,7 +302,7 @@ class HostPage:
                 host._cdp = await context.new_cdp_session(page)
         except (TimeoutError, PlaywrightError) as exc:
             await host.close()
-            raise InfrastructureError(f"could not open the host page: {exc}") from exc
+            raise BrowserFailure(f"could not open the host page: {exc}") from exc
         return host
 
     @property
@@ -349,7 +350,7 @@ class HostPage:
             The frame; the caller runs one render in it.
 
         Raises:
-            InfrastructureError: If the frame did not become ready in time (the host is then
+            BrowserFailure: If the frame did not become ready in time (the host is then
                 marked broken).
         """
         assert self.page is not None
@@ -377,11 +378,11 @@ class HostPage:
                     if phase == "ready":
                         break
                     if phase not in ("loading", "none"):
-                        raise InfrastructureError(f"a new frame left 'loading' as {phase!r}")
+                        raise BrowserFailure(f"a new frame left 'loading' as {phase!r}")
                     await asyncio.sleep(self._config.poll_interval_s)
-        except (TimeoutError, PlaywrightError, InfrastructureError) as exc:
+        except (TimeoutError, PlaywrightError, BrowserFailure) as exc:
             self.broken = True
-            raise InfrastructureError(f"could not prepare a frame: {exc}") from exc
+            raise BrowserFailure(f"could not prepare a frame: {exc}") from exc
         finally:
             self._attached = None
         return SketchFrame(self, frame, session)

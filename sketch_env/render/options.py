@@ -3,19 +3,22 @@
 ``sketch-env render``, ``rollout``, ``serve``, ``pool refresh`` and ``doctor`` take the same
 ``--backend`` (choices from the GL backend registry), ``--pool-size``, ``--deadline``,
 ``--max-frames`` and, where rendering may leave the machine, ``--renderer``; their defaults are
-`RenderConfig`'s, so a flag left out means what the Python API means.
+`RenderConfig`'s, so a flag left out means what the Python API means (or what a
+``--config`` file says, where a command takes one: a flag given wins over the file). Errors
+name the flag, not the Python field.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import fields
+import re
+from dataclasses import fields, replace
 from typing import Any
 
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.gl_backends import BACKEND_CHOICES
 
-__all__ = ["add_render_options", "render_config_from_args", "seed_argument"]
+__all__ = ["add_render_options", "flag_names", "render_config_from_args", "seed_argument"]
 
 #: Option name -> `RenderConfig` field it sets.
 _FIELDS = {
@@ -44,11 +47,14 @@ def add_render_options(
     """
     base = {f.name: f.default for f in fields(RenderConfig)}
     base.update(defaults or {})
+    # Defaults are None so that a flag left out can be told from one given: the command's own
+    # defaults (`defaults`) and a --config file fill the rest in render_config_from_args.
+    parser.set_defaults(_render_defaults=dict(defaults or {}))
     group = parser.add_argument_group("rendering")
     group.add_argument(
         "--backend",
         choices=BACKEND_CHOICES,
-        default=base["backend"],
+        default=None,
         help=f"GL backend (default {base['backend']}: the fastest that gives WebGL2)",
     )
     if pool_size:
@@ -56,27 +62,27 @@ def add_render_options(
             "--pool-size",
             type=int,
             metavar="N",
-            default=base["pool_size"],
+            default=None,
             help="browsers rendering at once (default: one per core, at most 8)",
         )
     group.add_argument(
         "--deadline",
         type=float,
         metavar="S",
-        default=base["deadline_s"],
+        default=None,
         help=f"hard wall-clock bound per render, seconds (default {base['deadline_s']:g})",
     )
     group.add_argument(
         "--max-frames",
         type=int,
         metavar="N",
-        default=base["max_frames"],
+        default=None,
         help=f"frames after which an endless draw() is captured (default {base['max_frames']})",
     )
     if renderer_spec:
         group.add_argument(
             "--renderer",
-            default="local",
+            default=None,
             help="'local' (browsers on this machine, default) or a Ray cluster: 'ray://auto', "
             "'ray://HOST:PORT'",
         )
@@ -108,21 +114,46 @@ def seed_argument(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def render_config_from_args(args: argparse.Namespace, **fixed: Any) -> RenderConfig:
+def render_config_from_args(
+    args: argparse.Namespace, base: RenderConfig | None = None, **fixed: Any
+) -> RenderConfig:
     """Builds the `RenderConfig` the shared options describe.
 
     Args:
         args: Parsed arguments of a parser given `add_render_options`.
+        base: What the flags that were not given fall back to (a ``--config`` file's
+            ``render``); `RenderConfig`'s defaults, then the command's own, when ``None``.
         **fixed: Fields the command sets itself (e.g. ``pool_size=1``).
 
     Returns:
         The configuration.
 
     Raises:
-        ValueError: On a bad value (the message names the field).
+        ValueError: On a bad value; the message names the flag (``--deadline``), not the
+            Python field (``deadline_s``).
     """
-    values = {
-        field: getattr(args, option) for option, field in _FIELDS.items() if hasattr(args, option)
-    }
+    values = {} if base is not None else dict(getattr(args, "_render_defaults", {}))
+    values.update(
+        {
+            field: getattr(args, option)
+            for option, field in _FIELDS.items()
+            if getattr(args, option, None) is not None
+        }
+    )
     values.update(fixed)
-    return RenderConfig(**values)
+    try:
+        return replace(base, **values) if base is not None else RenderConfig(**values)
+    except ValueError as exc:
+        raise ValueError(flag_names(str(exc))) from None
+
+
+def flag_names(message: str) -> str:
+    """A `RenderConfig` error message with its field names replaced by the flags that set them.
+
+    Examples:
+        >>> flag_names("deadline_s must be positive, got -1")
+        '--deadline must be positive, got -1'
+    """
+    for option, field in _FIELDS.items():
+        message = re.sub(rf"\b{field}\b", "--" + option.replace("_", "-"), message)
+    return message

@@ -38,15 +38,15 @@ from sketch_env.render.config import RenderConfig
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.host import (
     SKETCH_PATH,
+    BrowserFailure,
     FrameSession,
     HostPage,
-    InfrastructureError,
     SketchFrame,
 )
 from sketch_env.render.readback import MAX_ERROR_CHARS, MAX_ERRORS, HarnessReport
 from sketch_env.render.result import Render, RenderStatus
 
-__all__ = ["Attempt", "InfrastructureError", "encode_source", "harness_script", "run_attempt"]
+__all__ = ["Attempt", "BrowserFailure", "encode_source", "harness_script", "run_attempt"]
 
 #: Below this share of painted pixels an errored sketch "painted nothing" (about 180 pixels of a
 #: 600x600 canvas): js_error rather than unfinished.
@@ -139,7 +139,7 @@ async def run_attempt(
         The `Attempt`.
 
     Raises:
-        InfrastructureError: If the browser failed (retry on another or a relaunched browser).
+        BrowserFailure: If the browser failed (retry on another or a relaunched browser).
     """
     start = time.perf_counter()
     host = sketch_frame.host
@@ -179,9 +179,9 @@ async def _drive(
         report = await _salvage(sketch_frame)
     except PlaywrightError as exc:
         if not host.browser.is_connected():
-            raise InfrastructureError(f"the browser went away: {exc}") from exc
+            raise BrowserFailure(f"the browser went away: {exc}") from exc
         if not session.page_crashed and session.navigated_to is None:
-            raise InfrastructureError(f"the page failed: {exc}") from exc
+            raise BrowserFailure(f"the page failed: {exc}") from exc
     if session.violations:
         return _violation(session.violations, seed, backend, start, session), False
     if report is not None and report.violation:
@@ -251,7 +251,7 @@ async def _wait_for_report(
         if session.violations or session.page_crashed or session.navigated_to is not None:
             return None
         if not host.browser.is_connected():
-            raise InfrastructureError("the browser went away")
+            raise BrowserFailure("the browser went away")
         try:
             report = await asyncio.wait_for(session.reports.get(), config.poll_interval_s * 5)
         except TimeoutError:

@@ -23,7 +23,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from sketch_env.render.backends import Backend, common_args
 from sketch_env.render.config import RenderConfig
-from sketch_env.render.page import InfrastructureError
+from sketch_env.render.page import BrowserFailure
 
 logger = logging.getLogger(__name__)
 
@@ -155,7 +155,7 @@ class BrowserPool:
 
         Raises:
             RuntimeError: If the pool is closed.
-            InfrastructureError: If the browser cannot be relaunched.
+            BrowserFailure: If the browser cannot be relaunched.
         """
         if self._closed:
             raise RuntimeError("the browser pool is closed")
@@ -165,7 +165,7 @@ class BrowserPool:
                 try:
                     await self.replace(slot)
                 except (TimeoutError, PlaywrightError) as exc:
-                    raise InfrastructureError(f"could not relaunch a browser: {exc}") from exc
+                    raise BrowserFailure(f"could not relaunch a browser: {exc}") from exc
             yield slot
         finally:
             slot.renders += 1

@@ -18,6 +18,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
+from sketch_env.errors import SketchEnvError
 from sketch_env.render.api_calls import known_names
 from sketch_env.render.config import RenderConfig
 
@@ -38,7 +39,7 @@ _PHASES = ("loading", "ready", "running", "done")
 _CANVAS_KINDS = ("webgl", "2d")
 
 
-class ReadbackError(ValueError):
+class ReadbackError(SketchEnvError, ValueError):
     """A message from the page that is not a result the harness could have sent."""
 
 

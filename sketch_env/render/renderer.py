@@ -23,7 +23,7 @@ from sketch_env.render.backends import BrowserChoice, choose_backend
 from sketch_env.render.base import RendererBase
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.frames import FrameSupply
-from sketch_env.render.page import Attempt, InfrastructureError, harness_script, run_attempt
+from sketch_env.render.page import Attempt, BrowserFailure, harness_script, run_attempt
 from sketch_env.render.pool import BrowserPool, BrowserSlot, kill_process_tree
 from sketch_env.render.result import Render, RenderStatus
 from sketch_env.render.watchdog import MemoryWatch, ProcessTree, drain_gpu
@@ -184,7 +184,7 @@ class SketchRenderer(RendererBase):
                 logger.warning("render attempt %d: %s", attempts, exc)
                 crashes.append(exc.render)
                 continue
-            except InfrastructureError as exc:
+            except BrowserFailure as exc:
                 notes.append(f"harness: attempt {attempts} failed in the browser: {exc}")
                 logger.warning("render attempt %d failed: %s", attempts, exc)
                 continue
@@ -228,14 +228,14 @@ class SketchRenderer(RendererBase):
             assert slot.browser is not None
             try:
                 frame = await self._frames.take(slot.index, slot.browser)
-            except InfrastructureError:
+            except BrowserFailure:
                 await self._replace_quietly(slot)
                 raise
             pid = slot.pid()
             if pid is None:
                 await self._frames.finish(slot.index, frame, clean=False)
                 await self._replace_quietly(slot)
-                raise InfrastructureError("the browser's process could not be found")
+                raise BrowserFailure("the browser's process could not be found")
             tree = await self._tree(slot.index, pid)
             baseline = tree.baseline_mb
             gpus = await asyncio.to_thread(tree.processes, "gpu-process")
@@ -245,7 +245,7 @@ class SketchRenderer(RendererBase):
             start = time.perf_counter()
             try:
                 attempt = await watch.guard(run_attempt(frame, data, seed, self.config, backend))
-            except InfrastructureError:
+            except BrowserFailure:
                 await self._frames.finish(slot.index, frame, clean=False)
                 await self._replace_quietly(slot)
                 raise

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from sketch_env.catalog.vocabulary import CANVAS_SIZE
 from sketch_env.render.api_calls import brush_draw_calls, primitive_calls, raw_graphics_calls
 from sketch_env.render.coverage import to_rgb_array
 
@@ -58,9 +59,58 @@ class RenderStatus(enum.StrEnum):
         return self in (RenderStatus.OK, RenderStatus.FRAME_CAPPED, RenderStatus.UNFINISHED)
 
     @property
+    def is_finished(self) -> bool:
+        """Whether the sketch ran to its end (``ok``, or ``frame_capped``: a ``draw`` that never
+        stopped, captured after the frame cap); the run-time check applies to these."""
+        return self in (RenderStatus.OK, RenderStatus.FRAME_CAPPED)
+
+    @property
     def is_infrastructure_failure(self) -> bool:
         """Whether the failure is the environment's, not the policy's (reward ``None``)."""
         return self is RenderStatus.CRASHED
+
+    @property
+    def is_sketch_fault(self) -> bool:
+        """Whether the render failed through the sketch's own doing (it threw, ran too long,
+        held too much memory, left work running, interfered with the harness...). An
+        ``unfinished`` render counts, even though what it painted first is kept."""
+        return not (self.is_finished or self.is_infrastructure_failure)
+
+    @property
+    def advice(self) -> str | None:
+        """What to tell a policy whose render ended this way (``None`` for a clean ``ok``)."""
+        return _ADVICE.get(self)
+
+
+#: What `RenderStatus.advice` says of a render that did not end cleanly: one line a policy can
+#: act on (a test keeps every failure status explained).
+_ADVICE: dict[RenderStatus, str] = {
+    RenderStatus.CRASHED: "The browser failed (not your fault); render the same sketch again.",
+    RenderStatus.TIMEOUT: (
+        "The sketch did not finish in time: look for an endless loop or far too many brush strokes."
+    ),
+    RenderStatus.JS_ERROR: "The sketch threw before painting anything.",
+    RenderStatus.NO_CANVAS: (
+        "No canvas was painted: define a global setup() that calls "
+        f"createCanvas({CANVAS_SIZE[0]}, {CANVAS_SIZE[1]}, WEBGL)."
+    ),
+    RenderStatus.REJECTED: "The renderer refused the sketch (too large, or not text).",
+    RenderStatus.UNFINISHED: "The sketch threw part way: the picture holds only what came before.",
+    RenderStatus.FRAME_CAPPED: (
+        "draw() never called noLoop(): stop the loop once the picture is done."
+    ),
+    RenderStatus.MEMORY_EXCEEDED: (
+        "The sketch held too much memory (huge arrays, canvases or textures): allocate less."
+    ),
+    RenderStatus.LEFTOVER_WORK: (
+        "The sketch left GPU work running after its picture: stop every loop and timer "
+        "once the picture is done."
+    ),
+    RenderStatus.HARNESS_VIOLATION: (
+        "The sketch interfered with the render harness: do not override built-ins, "
+        "p5 internals or the page's globals."
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,30 +187,23 @@ class Render:
         status that carries one (`RenderStatus.has_picture`)."""
         return self.png is not None and self.status.has_picture
 
-    def image(self, size: tuple[int, int] | None = None) -> Image.Image:
+    def image(self, size: int | tuple[int, int] | None = None) -> Image.Image:
         """Returns the picture as an RGB PIL image, transparent pixels over white.
 
         Args:
-            size: ``(width, height)`` to resize to (bilinear); the picture's own size when
-                ``None``. Every view of a picture that a policy gets (the gymnasium
-                observation, the OpenEnv observation's PNG, the TRL tool's image) is resized
-                here, so they agree pixel for pixel at the same size.
+            size: One side (a square) or ``(width, height)`` to resize to (bilinear); the
+                picture's own size when ``None``. Every view of a picture that a policy gets
+                (the gymnasium observation, the OpenEnv observation's PNG, the TRL tool's
+                image) is resized by `resized`, so they agree pixel for pixel at one size.
 
         Raises:
             ValueError: If the render has no picture, or ``size`` is not positive.
         """
         if self.png is None:
             raise ValueError(f"this render has no picture (status {self.status.value})")
-        image = Image.fromarray(self.array())
-        if size is not None:
-            width, height = (int(v) for v in size)
-            if width < 1 or height < 1:
-                raise ValueError(f"size must be positive, got {size!r}")
-            if image.size != (width, height):
-                image = image.resize((width, height), Image.Resampling.BILINEAR)
-        return image
+        return resized(Image.fromarray(self.array()), size)
 
-    def png_at(self, size: tuple[int, int] | None = None) -> bytes:
+    def png_at(self, size: int | tuple[int, int] | None = None) -> bytes:
         """The picture as PNG bytes: the renderer's own (RGBA) when ``size`` is ``None``, else
         `image` at ``size`` (RGB over white), encoded again.
 
@@ -209,3 +252,26 @@ class Render:
     def to_json(self) -> str:
         """Returns `to_dict` as a JSON string."""
         return json.dumps(self.to_dict())
+
+
+def resized(image: Image.Image, size: int | tuple[int, int] | None) -> Image.Image:
+    """A picture at the size a policy is shown (bilinear), or as it is.
+
+    Args:
+        image: The picture.
+        size: One side (a square), ``(width, height)``, or ``None`` for its own size.
+
+    Returns:
+        The picture at that size (the same object when it already has it).
+
+    Raises:
+        ValueError: If a side is not positive.
+    """
+    if size is None:
+        return image
+    width, height = (size, size) if isinstance(size, int) else (int(v) for v in size)
+    if width < 1 or height < 1:
+        raise ValueError(f"size must be positive, got {size!r}")
+    if image.size == (width, height):
+        return image
+    return image.resize((width, height), Image.Resampling.BILINEAR)

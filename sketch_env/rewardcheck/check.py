@@ -26,7 +26,7 @@ from typing import Any
 
 from PIL import Image
 
-from sketch_env.env.reference_pool import Reference, load_reference_pool
+from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS, remove_half_the_brush_calls

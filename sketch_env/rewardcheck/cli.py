@@ -14,8 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from sketch_env.render.options import add_render_options, render_config_from_args
-from sketch_env.scoring.options import add_reward_options, reward_config_from_args
+from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
 
 __all__ = ["add_arguments", "run"]
 
@@ -23,18 +22,11 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds the ``reward-check`` options."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument(
-        "--scorer",
-        default="heuristic",
-        help="scorer spec: heuristic (default), hpsv3+http://HOST:PORT, judge+http://...",
-    )
-    parser.add_argument("--gate-config", metavar="FILE.json", help="GateConfig as JSON")
     parser.add_argument("--seeds", type=int, default=1, metavar="N", help="seeds 0..N-1")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N references")
     parser.add_argument("--out", metavar="DIR", help="output folder (default runs/reward-check-*)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
-    add_reward_options(parser)
-    add_render_options(parser, renderer_spec=True)
+    add_evaluation_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,9 +34,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from sketch_env.env.reference_pool import load_reference_pool
+    from sketch_env.catalog.references import load_reference_pool
     from sketch_env.evaluation.evaluator import Evaluator
-    from sketch_env.gate.verdict import GateConfig
+    from sketch_env.evaluation.options import open_renderer
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.rewardcheck.check import run_reward_check, write_json
     from sketch_env.rewardcheck.report import summary_rows, write_html
@@ -53,13 +45,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.seeds < 1 or (args.limit is not None and args.limit < 2):
             raise ValueError("--seeds must be at least 1 and --limit at least 2")
-        reward_config = reward_config_from_args(args)
-        gate_config = (
-            GateConfig.from_json(Path(args.gate_config).read_text("utf-8"))
-            if args.gate_config
-            else None
-        )
-        config = render_config_from_args(args)
+        config = evaluation_config_from_args(args)
         references = list(load_reference_pool())[: args.limit]
     except (OSError, ValueError) as exc:
         console.print(f"[red]sketch-env reward-check:[/red] {exc}")
@@ -73,16 +59,8 @@ def run(args: argparse.Namespace) -> int:
             console.print(f"  {stage}: {done}/{total}", highlight=False)
 
     try:
-        if args.renderer == "local":
-            from sketch_env.render.renderer import SketchRenderer
-
-            renderer = SketchRenderer(config)
-        else:
-            from sketch_env.distributed import make_renderer
-
-            renderer = make_renderer(args.renderer, config=config)  # type: ignore[assignment]
-        with renderer:
-            evaluator = Evaluator(renderer, args.scorer, reward_config, gate_config)
+        with open_renderer(config) as renderer:
+            evaluator = Evaluator(renderer, config.scorer, config.reward, config.gate)
             report = run_reward_check(
                 evaluator,
                 seeds=range(args.seeds),

@@ -221,7 +221,7 @@ def small_canvas(seed: int) -> str:
     """A bold little composition on a 64x64 canvas: a scorer's statistics depend on the size.
 
     The same strokes and wash scored 9.5 at 64x64 against 7.7 at 600x600 on the heuristic;
-    `RewardConfig.canvas_size` refuses any canvas but the one the instructions ask for, from
+    `GateConfig.canvas_size` refuses any canvas but the one the instructions ask for, from
     the size of the picture actually read back (so ``pixelDensity`` or ``resizeCanvas`` after
     a correct ``createCanvas`` are refused too).
     """

@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sketch_env.render.options import add_render_options, render_config_from_args
-from sketch_env.scoring.options import add_reward_options, reward_config_from_args
+from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -46,17 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", metavar="DIR", help="output folder (default: runs/rollout-YYYYmmdd-HHMMSS)"
     )
     parser.add_argument(
-        "--scorer",
-        default="heuristic",
-        help="heuristic (default, embedded) or hpsv3+http://HOST:PORT (a running HPSv3 service)",
-    )
-    parser.add_argument(
         "--seeds", type=int, default=1, metavar="N", help="render every sketch with seeds 0..N-1"
     )
     parser.add_argument("--prompt", help="with --sketches: score every sketch against this text")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N sketches")
-    add_reward_options(parser)
-    add_render_options(parser, renderer_spec=True)
+    add_evaluation_options(parser)
     parser.add_argument("--title", help="the gallery's title")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -82,18 +75,15 @@ def run(args: argparse.Namespace) -> int:
     """Runs ``sketch-env rollout``.
 
     Returns:
-        0 on success; 1 when the renderer or scorer cannot start; 2 for bad input.
+        0 on success; 1 when the renderer cannot start or any rollout was left unscored by
+        an infrastructure failure (a scorer that is down); 2 for bad input.
     """
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    from sketch_env.errors import SetupError
     from sketch_env.evaluation import Evaluator
-    from sketch_env.render import (
-        BackendUnavailableError,
-        BrowserNotFoundError,
-        SketchRenderer,
-    )
-    from sketch_env.render.base import RendererBase
+    from sketch_env.evaluation.options import open_renderer
     from sketch_env.rollout.runner import run_rollouts
     from sketch_env.scoring.spec import make_scorer
 
@@ -103,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         items = _items(args)
-        scorer = make_scorer(args.scorer)
-        reward_config = reward_config_from_args(args)
+        config = evaluation_config_from_args(args)
+        scorer = make_scorer(config.scorer)
     except OSError as exc:
         _error(console, f"cannot read {exc.filename or 'the input'}: {exc.strerror or exc}")
         return 2
@@ -123,16 +113,7 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or f"Rollouts: {source}"
 
     try:
-        config = render_config_from_args(args)
-        renderer_cm: RendererBase
-        if args.renderer == "local":
-            renderer_cm = SketchRenderer(config)
-        else:
-            from sketch_env.distributed import make_renderer
-
-            made = make_renderer(args.renderer, config=config)
-            assert isinstance(made, RendererBase)  # a "ray..." spec makes a RayRenderer
-            renderer_cm = made
+        renderer_cm = open_renderer(config)
     except (ValueError, ImportError) as exc:
         _error(console, str(exc))
         return 2
@@ -142,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{len(items)} sketches x {args.seeds} seed(s) on [b]{renderer.backend}[/b] "
                 f"({renderer.pool_size} browsers), scorer [b]{scorer.name}[/b]"
             )
-            evaluator = Evaluator(renderer, scorer, reward_config)
+            evaluator = Evaluator(renderer, scorer, config.reward, config.gate)
             with Progress(
                 "[progress.description]{task.description}",
                 BarColumn(),
@@ -159,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 result = run_rollouts(
                     items, out, evaluator, seeds=args.seeds, progress=update, title=title
                 )
-    except (BrowserNotFoundError, BackendUnavailableError) as exc:
+    except SetupError as exc:
         console.print(f"[red]The renderer cannot start:[/red] {exc}")
         console.print("Run `sketch-env doctor` to see what is missing and how to fix it.")
         return 1
@@ -180,4 +161,16 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"results: {result.results_path}")
     # The gallery path goes to stdout, alone, so scripts can pick it up.
     print(f"gallery: {result.gallery_path.resolve()}", file=sys.stdout)
+    failed = [r for r in result.records if r.get("reward") is None and r.get("components")]
+    failed = [r for r in failed if (r["components"] or {}).get("infra_error")]
+    if failed:
+        # A dead scorer or renderer must not pass for a run: its rewards are all missing.
+        first = failed[0]["components"]["infra_error"]
+        _error(
+            console,
+            f"{len(failed)} of {len(result.records)} rollouts were not scored (infrastructure "
+            f"failure; reward none): {first}",
+        )
+        console.print("Run `sketch-env doctor` (and check the scorer service) to fix it.")
+        return 1
     return 0

@@ -24,7 +24,6 @@ import datetime as _dt
 import html
 import json
 import math
-import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -33,19 +32,14 @@ from typing import Any
 from urllib.parse import quote
 
 from sketch_env.evaluation.rollout import RolloutStatus
+from sketch_env.evaluation.runs import STEP_DIR_PREFIX, load_steps, step_dir_name
 
 __all__ = [
-    "STEP_DIR_PREFIX",
-    "load_steps",
     "render_gallery",
     "render_steps_gallery",
-    "step_dir_name",
     "write_gallery",
     "write_steps_gallery",
 ]
-
-#: Folder name prefix of one training step's artifacts: ``step-000012``.
-STEP_DIR_PREFIX = "step-"
 
 _CSS = """
 :root { --ink: #222; --muted: #667; --line: #ddd; --bg: #faf8f3; --ok: #2e7d32; --bad: #b3261e;
@@ -494,47 +488,6 @@ _STEPS_JS = """
 """
 
 
-def step_dir_name(step: int) -> str:
-    """The folder of one step's artifacts, e.g. ``step-000012``.
-
-    Args:
-        step: The training step.
-
-    Returns:
-        The folder name.
-    """
-    return f"{STEP_DIR_PREFIX}{step:06d}"
-
-
-def load_steps(directory: str | Path) -> dict[int, list[dict[str, Any]]]:
-    """Reads every step folder of an artifacts directory.
-
-    A line that is not complete JSON (a step being written while this reads) is skipped.
-
-    Args:
-        directory: The artifacts directory.
-
-    Returns:
-        Step -> its records, in step order.
-    """
-    steps: dict[int, list[dict[str, Any]]] = {}
-    for folder in Path(directory).glob(f"{STEP_DIR_PREFIX}*"):
-        match = re.fullmatch(rf"{STEP_DIR_PREFIX}(\d+)", folder.name)
-        results = folder / "results.jsonl"
-        if match is None or not results.is_file():
-            continue
-        records = []
-        for line in results.read_text("utf-8").splitlines():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(record, dict):
-                records.append(record)
-        steps[int(match.group(1))] = records
-    return dict(sorted(steps.items()))
-
-
 def _group_key(record: Mapping[str, Any]) -> Any:
     group = record.get("group")
     return group if group is not None else (record.get("prompt"), record.get("seed"))
@@ -598,7 +551,8 @@ def render_steps_gallery(
     """Builds the page across training steps.
 
     Args:
-        steps: Step -> its records (see `load_steps`); image paths relative to the step folder.
+        steps: Step -> its records (`sketch_env.evaluation.runs.load_steps`); image paths
+            relative to the step folder.
         title: The page title.
         info: Run facts shown under the title.
 

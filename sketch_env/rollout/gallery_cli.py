@@ -15,6 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from sketch_env.evaluation.runs import RESULTS_FILE, load_records
 from sketch_env.rollout.gallery import write_gallery, write_steps_gallery
 
 __all__ = ["add_arguments", "run"]
@@ -37,10 +38,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if not directory.is_dir():
             raise FileNotFoundError(f"no such folder: {directory}")
-        results = directory / "results.jsonl"
+        results = directory / RESULTS_FILE
         if results.is_file():
-            from sketch_env.rollout.runner import load_records
-
             path = write_gallery(directory, load_records(results), title=args.title)
         else:
             path = write_steps_gallery(directory, title=args.title)

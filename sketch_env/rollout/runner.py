@@ -38,6 +38,11 @@ from typing import Any
 from sketch_env.evaluation import Evaluator, Rollout
 from sketch_env.evaluation.replies import episode_replies, resolve_prompt
 from sketch_env.evaluation.rollout import revision_summary
+from sketch_env.evaluation.runs import (
+    RESULTS_FILE,
+    prepare_run_folder,
+    write_rollout,
+)
 from sketch_env.render.base import check_seed
 
 __all__ = [
@@ -47,7 +52,6 @@ __all__ = [
     "items_from_replies",
     "items_from_sketches",
     "iter_jobs",
-    "load_records",
     "record_rollout",
     "run_rollouts",
 ]
@@ -112,11 +116,6 @@ class RolloutRun:
         return [r["revision"] for r in self.records if r.get("revision") is not None]
 
 
-def _slug(text: str, limit: int = 48) -> str:
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-._")
-    return (slug[:limit].rstrip("-._") or "item").lower()
-
-
 def items_from_pool() -> list[RolloutItem]:
     """The reference pool as rollout items.
 
@@ -126,7 +125,7 @@ def items_from_pool() -> list[RolloutItem]:
     Raises:
         ImportError: If this installation has no reference pool module.
     """
-    from sketch_env.env.reference_pool import load_reference_pool
+    from sketch_env.catalog.references import load_reference_pool
 
     items = []
     for ref in load_reference_pool():
@@ -251,39 +250,28 @@ def items_from_replies(path: str | Path) -> list[RolloutItem]:
 
 
 def record_rollout(n: int, item: RolloutItem, rollout: Rollout, out_dir: Path) -> dict[str, Any]:
-    """Writes one rollout's picture and sketch into a folder and returns its results record.
+    """Writes one rollout's picture and sketch into a run folder and returns its record.
 
     Args:
         n: The rollout's number in the folder (file names start with it).
         item: What was evaluated (its id names the files).
         rollout: The outcome.
-        out_dir: The folder; ``images/`` and ``sketches/`` must exist in it.
+        out_dir: A run folder (`sketch_env.evaluation.runs.prepare_run_folder`).
 
     Returns:
         The ``results.jsonl`` record (paths relative to ``out_dir``).
     """
-    base = f"{n:04d}-{_slug(item.id)}"
-    sketch_rel = None
-    source = rollout.gate.source
-    if source is not None:
-        sketch_rel = f"sketches/{base}.js"
-        (out_dir / sketch_rel).write_text(source, encoding="utf-8")
-    image_rel = None
-    render = rollout.render
-    if render is not None and render.png is not None:
-        image_rel = f"images/{base}-s{rollout.seed}.png"
-        (out_dir / image_rel).write_bytes(render.png)
-    return {
-        "n": n,
-        "id": item.id,
-        "task_id": item.task_id,
-        "origin": item.origin,
-        "image": image_rel,
-        "sketch": sketch_rel,
-        **({"episode": item.episode, "turn": item.turn} if item.episode is not None else {}),
-        **rollout.to_dict(),
-        "metadata": item.metadata,
-    }
+    return write_rollout(
+        out_dir,
+        n,
+        item.id,
+        rollout,
+        task_id=item.task_id,
+        origin=item.origin,
+        metadata=item.metadata,
+        episode=item.episode,
+        turn=item.turn,
+    )
 
 
 def run_rollouts(
@@ -321,12 +309,10 @@ def run_rollouts(
     jobs = list(iter_jobs(items, seed_list))
     if not jobs:
         raise ValueError("nothing to evaluate: no items")
-    out = Path(out_dir)
-    (out / "images").mkdir(parents=True, exist_ok=True)
-    (out / "sketches").mkdir(parents=True, exist_ok=True)
+    out = prepare_run_folder(out_dir)
     if chunk_size is None:
         chunk_size = max(1, 2 * evaluator.renderer.pool_size)
-    results_path = out / "results.jsonl"
+    results_path = out / RESULTS_FILE
     records: list[dict[str, Any]] = []
     rollouts_by_record: list[Rollout] = []
     start = time.perf_counter()
@@ -390,21 +376,6 @@ def _run_info(evaluator: Evaluator, seconds: float) -> dict[str, str]:
     except Exception:  # The renderer may not expose these before a start; they are optional.
         pass
     return info
-
-
-def load_records(path: str | Path) -> list[dict[str, Any]]:
-    """Reads a ``results.jsonl`` back.
-
-    Args:
-        path: The file, or the run folder holding it.
-
-    Returns:
-        The records.
-    """
-    path = Path(path)
-    if path.is_dir():
-        path = path / "results.jsonl"
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
 def iter_jobs(

@@ -10,6 +10,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from PIL import Image
 
+from sketch_env.errors import InfrastructureError
+
 
 @dataclass(frozen=True, slots=True)
 class Score:
@@ -44,7 +46,7 @@ class Score:
         return out
 
 
-class ScorerUnavailableError(RuntimeError):
+class ScorerUnavailableError(InfrastructureError):
     """The scorer could not answer (service down, timed out, out of memory).
 
     This is an infrastructure failure, not the policy's fault: the environment turns it into a

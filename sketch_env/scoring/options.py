@@ -26,18 +26,34 @@ def add_reward_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def reward_config_from_args(args: argparse.Namespace) -> RewardConfig | None:
-    """The configuration the options describe, or ``None`` for the defaults.
+def reward_config_from_args(
+    args: argparse.Namespace, base: RewardConfig | None = None
+) -> RewardConfig:
+    """The configuration the options describe.
+
+    Args:
+        args: Parsed arguments of a parser given `add_reward_options`.
+        base: What applies without ``--reward-config`` (a ``--config`` file's reward); the
+            defaults when ``None``.
+
+    Returns:
+        ``--reward-config``'s configuration (else ``base``), with ``--calibration``'s reference
+        statistics on top.
 
     Raises:
         OSError: If a file cannot be read.
-        ValueError: If a file is malformed (`CalibrationError` is a `ValueError`).
+        ValueError: If a file is malformed (`CalibrationError` is a `ValueError`); the message
+            names the file.
     """
-    base = None
+    config = base or RewardConfig()
     if getattr(args, "reward_config", None):
-        base = RewardConfig.from_json(Path(args.reward_config).read_text(encoding="utf-8"))
+        text = Path(args.reward_config).read_text(encoding="utf-8")
+        try:
+            config = RewardConfig.from_json(text)
+        except ValueError as exc:
+            raise ValueError(f"{args.reward_config}: {exc}") from None
     if getattr(args, "calibration", None):
         from sketch_env.scoring.calibration import Calibration
 
-        return Calibration.load(args.calibration).reward_config(base)
-    return base
+        return Calibration.load(args.calibration).reward_config(config)
+    return config

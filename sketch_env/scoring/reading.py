@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
-from sketch_env.render.assets import vendor_path
+from sketch_env.catalog.assets import vendor_path
 from sketch_env.render.coverage import ImageLike, to_rgb_array
 
 if TYPE_CHECKING:

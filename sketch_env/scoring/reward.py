@@ -32,12 +32,13 @@ For a sketch that passed the gate and rendered::
 Other outcomes do not use the formula:
 
 - gate failed → ``gate_fail_reward`` (default -1), with the gate's reasons in the breakdown;
-- the run-time check failed (`runtime_gate`: the renderer measured, where the sketch cannot
-  tamper, that it painted with plain p5 primitives or raw graphics, or made no p5.brush drawing
-  call at all, or it interfered with the render harness, or that its picture is not the
-  ``canvas_size`` the instructions ask for) → ``gate_fail_reward`` too, with
-  reasons that say what to use instead: aliasing (``const e = ellipse``) defeats the static
-  gate but not this;
+- the run-time check refused the render (`sketch_env.gate.runtime_check`: the renderer
+  measured, where the sketch cannot tamper, that it painted with plain p5 primitives or raw
+  graphics, or made no p5.brush drawing call at all, or it interfered with the render harness,
+  or that its picture is not the ``canvas_size`` the instructions ask for) →
+  ``gate_fail_reward`` too, with the check's reasons, which say what to use instead: aliasing
+  (``const e = ellipse``) defeats the static gate but not this. `combine` receives these
+  refusals; it never re-derives them;
 - the sketch threw or timed out (its own fault) → ``sketch_error_reward`` (default -0.5), or,
   when that is ``None``, the formula applied to whatever it painted;
 - the sketch ran but painted less than ``blank_below`` (1 %) of the canvas → ``blank_reward``
@@ -61,9 +62,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, TypedDict
 
 from sketch_env.config import JsonConfig
-from sketch_env.gate import GateVerdict
-from sketch_env.gate.policy import CANVAS_SIZE
-from sketch_env.render.api_calls import brush_draw_calls, primitive_calls, raw_graphics_calls
+from sketch_env.gate.verdict import GateIssue, GateVerdict
 from sketch_env.scoring.base import Score
 
 __all__ = [
@@ -72,8 +71,15 @@ __all__ = [
     "RewardStatus",
     "combine",
     "pairwise_win_probability",
-    "runtime_gate",
 ]
+
+#: Fields that moved to `GateConfig` with the run-time check, refused here with a pointer.
+_MOVED_TO_GATE = (
+    "require_brush_paint",
+    "runtime_forbid_primitives",
+    "runtime_forbid_raw_graphics",
+    "canvas_size",
+)
 
 
 def _finite(name: str, value: Any) -> float:
@@ -117,18 +123,9 @@ class RewardConfig(JsonConfig):
         pairwise_references: Reference ``(mu, sigma)`` pairs, e.g. HPSv3 scores of the
             reference pool for the same prompt.
         pairwise_samples: How many references to sample per reward (0: use them all).
-        require_brush_paint: A render that finished (``ok``/``frame_capped``) without one
-            p5.brush drawing call, as measured at run time, earns ``gate_fail_reward``.
-        runtime_forbid_primitives: A render in which the sketch called plain p5 drawing
-            functions (``ellipse``, ``rect``, ``text``, ``vertex``…, however aliased) earns
-            ``gate_fail_reward``.
-        runtime_forbid_raw_graphics: Likewise for raw graphics (``drawingContext``,
-            ``getContext``, ``loadPixels``/``updatePixels``/``set``, ``createGraphics``…).
-        canvas_size: The ``(width, height)`` in pixels a finished render's picture must have,
-            else it earns ``gate_fail_reward``; ``None`` accepts any size. The instructions ask
-            for `sketch_env.gate.policy.CANVAS_SIZE`; a scorer's statistics depend on the
-            size, so a policy free to choose it would pick the size that scores best (the same
-            composition earned 9.37 at 64x64 against 6.50 at 600x600 on the heuristic).
+
+    The run-time rules (``require_brush_paint``, ``runtime_forbid_primitives``,
+    ``runtime_forbid_raw_graphics``, ``canvas_size``) are the gate's: `GateConfig`.
 
     Raises:
         ValueError: On a non-finite or negative weight, a threshold out of ``[0, 1]`` or out of
@@ -161,10 +158,6 @@ class RewardConfig(JsonConfig):
     pairwise_weight: float = 0.0
     pairwise_references: tuple[tuple[float, float], ...] = ()
     pairwise_samples: int = 0
-    require_brush_paint: bool = True
-    runtime_forbid_primitives: bool = True
-    runtime_forbid_raw_graphics: bool = True
-    canvas_size: tuple[int, int] | None = CANVAS_SIZE
 
     def __post_init__(self) -> None:
         for name in ("preference_weight", "coverage_weight", "gate_weight", "dark_mass_weight"):
@@ -242,32 +235,11 @@ class RewardConfig(JsonConfig):
             raise ValueError(f"RewardConfig.pairwise_samples must be an int >= 0, got {samples!r}")
         if self.pairwise_weight > 0 and not refs:
             raise ValueError("RewardConfig.pairwise_weight > 0 needs pairwise_references")
-        for name in (
-            "require_brush_paint",
-            "runtime_forbid_primitives",
-            "runtime_forbid_raw_graphics",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"RewardConfig.{name} must be a boolean")
-        if self.canvas_size is not None:
-            size = self.canvas_size
-            if (
-                isinstance(size, str)
-                or not isinstance(size, Sequence)
-                or len(size) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)
-            ):
-                raise ValueError(
-                    f"RewardConfig.canvas_size must be a (width, height) pair of positive ints "
-                    f"or None, got {size!r}"
-                )
-            object.__setattr__(self, "canvas_size", (size[0], size[1]))
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the fields as plain JSON-compatible values."""
         out = asdict(self)
         out["pairwise_references"] = [list(pair) for pair in self.pairwise_references]
-        out["canvas_size"] = list(self.canvas_size) if self.canvas_size is not None else None
         return out
 
     @classmethod
@@ -281,8 +253,15 @@ class RewardConfig(JsonConfig):
             The config.
 
         Raises:
-            ValueError: On an unknown key or a bad value.
+            ValueError: On an unknown key or a bad value (a run-time rule, which lives in
+                `GateConfig` now, is named as such).
         """
+        moved = sorted(set(data) & set(_MOVED_TO_GATE))
+        if moved:
+            raise ValueError(
+                f"RewardConfig no longer holds {moved}: the run-time rules are the gate's; put "
+                "them in GateConfig (EvaluationConfig.gate)"
+            )
         cls.check_keys(data)
         values = dict(data)
         if "pairwise_references" in values:
@@ -302,7 +281,8 @@ class RewardStatus(enum.StrEnum):
     OK = "ok"
     #: The gate refused the reply: ``gate_fail_reward``.
     GATE_FAILED = "gate_failed"
-    #: The run-time check refused what the sketch did (`runtime_gate`): ``gate_fail_reward``.
+    #: The run-time check refused what the sketch did (`sketch_env.gate.runtime_check`):
+    #: ``gate_fail_reward``.
     RUNTIME_GATE_FAILED = "runtime_gate_failed"
     #: The sketch failed by its own fault: ``sketch_error_reward``.
     SKETCH_ERROR = "sketch_error"
@@ -322,7 +302,8 @@ class RewardBreakdown:
         gate_passed: Whether the gate passed.
         gate_reasons: The gate's reasons (empty when it passed).
         gate_codes: The gate's machine codes, parallel to ``gate_reasons``.
-        runtime_reasons: Why the run-time check refused the render (`runtime_gate`).
+        runtime_reasons: Why the run-time check refused the render
+            (`sketch_env.gate.runtime_check`).
         runtime_codes: Its machine codes, parallel to ``runtime_reasons``.
         preference: The scorer's raw value.
         preference_sigma: The scorer's uncertainty, where it has one.
@@ -371,99 +352,6 @@ class RewardBreakdown:
                 value = list(value)
             out[f.name] = value
         return out
-
-
-#: What to paint with instead, quoted in every run-time refusal.
-_USE_BRUSH = (
-    "paint with p5.brush instead: brush.set + brush.line/brush.spline/brush.flowLine for "
-    "strokes, brush.fill + brush.rect/brush.circle/brush.polygon/brush.beginShape…endShape for "
-    "shapes, brush.hatch for hatching; background() stays allowed"
-)
-
-
-def _named(calls: Mapping[str, int]) -> str:
-    return ", ".join(f"{name} ×{count}" for name, count in list(calls.items())[:8])
-
-
-def runtime_gate(
-    config: RewardConfig,
-    status: str,
-    api_calls: Mapping[str, int] | None,
-    size: tuple[int, int] | None = None,
-) -> tuple[tuple[str, str], ...]:
-    """What the run-time measurements of a render refuse, as ``(code, reason)`` pairs.
-
-    The renderer counts, where the sketch cannot tamper, which drawing APIs the sketch called
-    (`sketch_env.render.api_calls`); the static gate cannot see through aliasing, this can.
-
-    Args:
-        config: The switches (``require_brush_paint``, ``runtime_forbid_primitives``,
-            ``runtime_forbid_raw_graphics``, ``canvas_size``).
-        status: The render's status (`RenderStatus` value).
-        api_calls: The render's measured calls; ``None`` when nothing was measured (then only
-            a harness violation or the canvas size refuses).
-        size: The ``(width, height)`` of the picture the render read back (checked against
-            its PNG header, so the sketch cannot misreport it); ``None`` skips the size check.
-
-    Returns:
-        The refusals; empty when the render may be scored.
-
-    Examples:
-        >>> runtime_gate(RewardConfig(), "ok", {"brush.line": 3})
-        ()
-        >>> [code for code, _ in runtime_gate(RewardConfig(), "ok", {"ellipse": 400})]
-        ['runtime_primitives', 'runtime_no_brush_paint']
-        >>> [code for code, _ in runtime_gate(RewardConfig(), "ok", {"brush.line": 3}, (64, 64))]
-        ['runtime_canvas_size']
-    """
-    found: list[tuple[str, str]] = []
-    if status == "harness_violation":
-        found.append(
-            (
-                "harness_violation",
-                "the sketch interfered with the render harness (forged or unreadable result); "
-                "do not override built-ins, p5 internals or the page's globals",
-            )
-        )
-        return tuple(found)
-    finished = status in ("ok", "frame_capped")
-    if finished and size is not None and config.canvas_size not in (None, tuple(size)):
-        width, height = config.canvas_size
-        found.append(
-            (
-                "runtime_canvas_size",
-                f"the picture is {size[0]}x{size[1]} pixels, not {width}x{height}: create the "
-                f"canvas with createCanvas({width}, {height}, WEBGL) and leave its size and "
-                "pixel density as they are",
-            )
-        )
-    if api_calls is None:
-        return tuple(found)
-    primitives = primitive_calls(api_calls)
-    if config.runtime_forbid_primitives and primitives:
-        found.append(
-            (
-                "runtime_primitives",
-                f"the sketch painted with plain p5 functions ({_named(primitives)}); " + _USE_BRUSH,
-            )
-        )
-    raw = raw_graphics_calls(api_calls)
-    if config.runtime_forbid_raw_graphics and raw:
-        found.append(
-            (
-                "runtime_raw_graphics",
-                f"the sketch used raw graphics ({_named(raw)}); " + _USE_BRUSH,
-            )
-        )
-    if config.require_brush_paint and finished and brush_draw_calls(api_calls) == 0:
-        found.append(
-            (
-                "runtime_no_brush_paint",
-                "the sketch made no p5.brush drawing call (setters such as brush.set, "
-                "brush.fill or brush.noStroke paint nothing); " + _USE_BRUSH,
-            )
-        )
-    return tuple(found)
 
 
 def _phi(x: float) -> float:
@@ -545,7 +433,7 @@ def combine(
     infra_error: str | None = None,
     references: Sequence[tuple[float, float]] | None = None,
     sample_seed: int | None = None,
-    runtime: Sequence[tuple[str, str]] = (),
+    runtime: Sequence[GateIssue] = (),
 ) -> RewardBreakdown:
     """Combines one rollout's parts into its reward. Pure: no I/O, no global state.
 
@@ -567,8 +455,9 @@ def combine(
             ``None``.
         sample_seed: Seed for sampling ``config.pairwise_samples`` references (deterministic
             for a given seed).
-        runtime: `runtime_gate`'s refusals of the render; any makes the reward
-            ``gate_fail_reward`` (after an infrastructure failure, before everything else).
+        runtime: The run-time check's refusals of the render
+            (`sketch_env.gate.runtime_check`); any makes the reward ``gate_fail_reward``
+            (after an infrastructure failure, before everything else).
 
     Returns:
         The `RewardBreakdown`.
@@ -616,8 +505,8 @@ def combine(
         return RewardBreakdown(
             reward=reward,
             status=RewardStatus.RUNTIME_GATE_FAILED,
-            runtime_codes=tuple(code for code, _ in runtime),
-            runtime_reasons=tuple(reason for _, reason in runtime),
+            runtime_codes=tuple(issue.code for issue in runtime),
+            runtime_reasons=tuple(issue.message for issue in runtime),
             preference=score.value if score is not None else None,
             coverage=paint_fraction,
             sketch_error=sketch_error,

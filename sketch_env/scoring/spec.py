@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.heuristic import HeuristicScorer
+from sketch_env.specs import parse_spec
 
 __all__ = ["DEFAULT_HPSV3_URL", "HPSV3_URL_ENV", "VALID_SPECS", "make_scorer", "parse_hpsv3_urls"]
 
@@ -55,14 +56,16 @@ def parse_hpsv3_urls(spec: str) -> list[str]:
         >>> parse_hpsv3_urls("hpsv3+http://10.0.0.2:8765, 10.0.0.3:8765/")
         ['http://10.0.0.2:8765', 'http://10.0.0.3:8765']
     """
-    head, sep, tail = spec.strip().partition("+")
-    if head.strip().lower() != "hpsv3":
+    parsed = parse_spec(spec, what="scorer spec")
+    if parsed.kind != "hpsv3" or parsed.url_form:
         raise ValueError(f"not an hpsv3 scorer spec: {spec!r}")
-    if not sep:
-        tail = os.environ.get(HPSV3_URL_ENV) or DEFAULT_HPSV3_URL
-    urls = [part.strip().rstrip("/") for part in tail.split(",") if part.strip()]
+    if parsed.params:
+        raise ValueError(f"scorer spec {spec!r}: hpsv3 takes no parameters")
+    urls = [url.rstrip("/") for url in parsed.targets]
     if not urls:
-        raise ValueError(f"scorer spec {spec!r} names no URL after 'hpsv3+'")
+        if "+" in spec:
+            raise ValueError(f"scorer spec {spec!r} names no URL after 'hpsv3+'")
+        urls = [(os.environ.get(HPSV3_URL_ENV) or DEFAULT_HPSV3_URL).rstrip("/")]
     # A bare host:port means plain HTTP, as the client itself reads it.
     urls = [url if "://" in url else f"http://{url}" for url in urls]
     for url in urls:
@@ -108,12 +111,11 @@ judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]
         if isinstance(spec, Scorer):
             return spec
         raise TypeError(f"expected a scorer spec string or a Scorer, got {type(spec).__name__}")
-    normalised = spec.strip()
-    kind = normalised.partition("+")[0].strip().lower()
-    if kind == "heuristic" and "+" not in normalised:
+    kind = parse_spec(spec, what="scorer spec").kind
+    if kind == "heuristic" and spec.strip().lower() == "heuristic":
         return HeuristicScorer()
     if kind == "hpsv3":
-        urls = parse_hpsv3_urls(normalised)
+        urls = parse_hpsv3_urls(spec)
         # Imported here: the client pulls in an HTTP stack the heuristic path never needs.
         from sketch_env.scoring.hpsv3 import HPSv3Scorer
 
@@ -122,5 +124,5 @@ judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]
         # Imported here for the same reason as the HPSv3 client.
         from sketch_env.scoring.judge.spec import judge_from_spec
 
-        return judge_from_spec(normalised, timeout_s=timeout_s)
+        return judge_from_spec(spec, timeout_s=timeout_s)
     raise ValueError(f"unknown scorer spec {spec!r}; valid specs: {', '.join(VALID_SPECS)}")

@@ -39,6 +39,7 @@ from sketch_env.env.models import (
     SketchState,
     check_reward_policy,
 )
+from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.protocol import Renderer
@@ -118,6 +119,7 @@ def create_sketch_app(
     render_config: RenderConfig | None = None,
     reward_config: RewardConfig | None = None,
     idle_timeout_s: float | None = None,
+    config: EvaluationConfig | None = None,
 ) -> FastAPI:
     """Builds the FastAPI app.
 
@@ -135,6 +137,10 @@ def create_sketch_app(
         reward_config: The reward's weights, thresholds and reference statistics.
         idle_timeout_s: Seconds a WebSocket session may wait for its client before it is
             closed (code 4408); ``SKETCH_ENV_IDLE_TIMEOUT`` or 300.
+        config: Renderer, scorer, render limits, gate rules and reward in one
+            `EvaluationConfig` (``sketch-env serve --config FILE``); then ``scorer``,
+            ``renderer``, ``render_config`` and ``reward_config`` must be left unset. The only
+            way to change the gate's rules for a served environment.
 
     Returns:
         The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/state``, ``/schema``,
@@ -151,6 +157,14 @@ def create_sketch_app(
     policy = check_reward_policy(
         reward_policy or os.environ.get("SKETCH_ENV_REWARD_POLICY") or "last"
     )
+    if config is not None:
+        if any(v is not None for v in (scorer, renderer, render_config, reward_config)):
+            raise ValueError(
+                "pass either config or scorer/renderer/render_config/reward_config, not both"
+            )
+        scorer, renderer = config.scorer, config.renderer
+        render_config, reward_config = config.render, config.reward
+    gate_config = config.gate if config is not None else None
     spec = scorer or os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
     idle = (
         check_idle_timeout(idle_timeout_s)
@@ -167,7 +181,9 @@ def create_sketch_app(
         pool = shared_renderer(render_config)
     else:
         pool = renderer
-    evaluator = Evaluator(renderer=pool, scorer=spec, reward_config=reward_config)
+    evaluator = Evaluator(
+        renderer=pool, scorer=spec, reward_config=reward_config, gate_config=gate_config
+    )
     factory = functools.partial(
         SketchEnvironment,
         evaluator=evaluator,

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import os
 import socket
 
-from sketch_env.render.options import add_render_options, render_config_from_args
-from sketch_env.scoring.options import add_reward_options, reward_config_from_args
+from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,12 +32,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="concurrent sessions (default: $SKETCH_ENV_MAX_SESSIONS or 8)",
     )
-    parser.add_argument(
-        "--scorer",
-        default=None,
-        help="scorer spec: heuristic, hpsv3, hpsv3+http://host:port (default: "
-        "$SKETCH_ENV_SCORER or heuristic)",
-    )
     parser.add_argument("--max-steps", type=int, default=None, help="sketches per episode")
     parser.add_argument("--reward-policy", choices=("last", "best"), default=None)
     parser.add_argument(
@@ -48,8 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="close a session whose client sends nothing for this long (default: "
         "$SKETCH_ENV_IDLE_TIMEOUT or 300)",
     )
-    add_reward_options(parser)
-    add_render_options(parser, renderer_spec=True)
+    add_evaluation_options(parser)
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -105,16 +98,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"sketch-env serve: {exc}", file=sys.stderr)
         return 2
     try:
-        config = render_config_from_args(args)
-        reward_config = reward_config_from_args(args)
+        config = evaluation_config_from_args(
+            args, scorer_default=os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
+        )
         app = create_sketch_app(
+            config=config,
             max_sessions=args.max_sessions,
-            scorer=args.scorer,
             max_steps=args.max_steps,
             reward_policy=args.reward_policy,
-            render_config=config,
-            renderer=args.renderer,
-            reward_config=reward_config,
             idle_timeout_s=args.idle_timeout,
         )
     except (OSError, ValueError) as exc:

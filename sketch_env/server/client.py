@@ -31,11 +31,12 @@ from sketch_env.env.models import (
     SketchObservation,
     SketchState,
 )
+from sketch_env.errors import SketchEnvError
 
 __all__ = ["SessionExpiredError", "SketchEnvClient"]
 
 
-class SessionExpiredError(ConnectionError):
+class SessionExpiredError(SketchEnvError, ConnectionError):
     """The server closed this session because its client sent nothing for the server's idle
     timeout (``sketch-env serve --idle-timeout``). The episode is gone: call ``reset()`` to
     start a new one on a new session."""

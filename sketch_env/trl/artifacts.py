@@ -15,7 +15,6 @@ would otherwise write gigabytes.
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import threading
@@ -25,8 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from sketch_env.evaluation.rollout import Rollout
-from sketch_env.rollout.gallery import step_dir_name
-from sketch_env.rollout.runner import RolloutItem, record_rollout
+from sketch_env.evaluation.runs import (
+    RESULTS_FILE,
+    append_records,
+    prepare_run_folder,
+    step_dir_name,
+    write_rollout,
+)
 
 __all__ = ["ArtifactConfig", "ArtifactWriter"]
 
@@ -91,6 +95,13 @@ class ArtifactWriter:
         self._groups: dict[int, dict[Hashable, int]] = {}
         self._logged_images: dict[int, int] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        # What it counted lives on disk too (a restart reads it back): only the config travels.
+        return {"config": self.config}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["config"])  # type: ignore[misc]
+
     def wants(self, step: int) -> bool:
         """Whether ``step`` is one that is written."""
         return step % self.config.every_n_steps == 0
@@ -127,27 +138,24 @@ class ArtifactWriter:
             room = max(0, self.config.max_per_step - done)
             if room == 0:
                 return paths
-            (folder / "images").mkdir(parents=True, exist_ok=True)
-            (folder / "sketches").mkdir(parents=True, exist_ok=True)
+            prepare_run_folder(folder)
             numbers = self._groups.setdefault(step, {})
             for index, rollout in enumerate(rollouts[:room]):
                 group = numbers.setdefault(keys[index], len(numbers))
                 n = done + index
-                item = RolloutItem(
-                    id=f"g{group:02d}-{n:03d}",
-                    reply=rollout.gate.source or "",
-                    prompt=rollout.prompt,
+                record = write_rollout(
+                    folder,
+                    n,
+                    f"g{group:02d}-{n:03d}",
+                    rollout,
                     task_id=task_ids[index] if task_ids is not None else None,
                     origin=f"step {step}",
                 )
-                record = record_rollout(n, item, rollout, folder)
                 record.update(step=step, group=group)
                 records.append(record)
                 if record["image"]:
                     paths[index] = f"{folder.name}/{record['image']}"
-            with (folder / "results.jsonl").open("a", encoding="utf-8") as results:
-                for record in records:
-                    results.write(json.dumps(record, ensure_ascii=False) + "\n")
+            append_records(folder, records)
             self._written[step] = done + len(records)
             for old in sorted(self._groups)[:-_STEPS_REMEMBERED]:
                 self._groups.pop(old, None)
@@ -164,7 +172,7 @@ class ArtifactWriter:
 
     @staticmethod
     def _on_disk(folder: Path) -> int:
-        results = folder / "results.jsonl"
+        results = folder / RESULTS_FILE
         if not results.is_file():
             return 0
         return sum(1 for line in results.read_text("utf-8").splitlines() if line.strip())

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sketch_env.env.tasks import POLICY_INSTRUCTIONS, Task, build_messages, get_task, load_tasks
+from sketch_env.catalog.instructions import POLICY_INSTRUCTIONS, build_messages
+from sketch_env.catalog.tasks import Task, get_task, load_tasks
 
 if TYPE_CHECKING:
     import datasets
@@ -36,8 +37,8 @@ def make_dataset(
         tasks: Tasks or task ids; the shipped 24 when ``None``.
         repeats: How many times the task list is repeated (rows are in task order, repeated).
         system_prompt: ``True`` puts the policy instructions
-            (`sketch_env.env.tasks.POLICY_INSTRUCTIONS`) in a system message, a string uses
-            that text instead, ``False`` leaves the system message out.
+            (`sketch_env.catalog.instructions.POLICY_INSTRUCTIONS`) in a system message, a
+            string uses that text instead, ``False`` leaves the system message out.
 
     Returns:
         A `datasets.Dataset` with columns ``prompt`` (chat messages, TRL's conversational
@@ -46,7 +47,7 @@ def make_dataset(
     Raises:
         ImportError: If ``datasets`` is not installed (with the install command).
         ValueError: If ``repeats`` is below 1 or the task list is empty.
-        sketch_env.env.tasks.UnknownTaskError: For an unknown task id.
+        sketch_env.catalog.tasks.UnknownTaskError: For an unknown task id.
 
     Examples:
         >>> ds = make_dataset(["flowers/watercolour"], repeats=2)  # doctest: +SKIP

@@ -78,14 +78,18 @@ class SketchReward:
             completions ``k*n .. k*n+n-1`` are one group. When ``None``, completions of the same
             scene and seed are grouped (two groups of one task in a batch then merge). Used by
             the per-group metrics and the artifacts' group numbers.
-        **evaluation_args: Passed to `SketchEvaluation` (``scorer``, ``renderer``,
-            ``reward_config``, ``gate_config``, ``seed``, ``tasks``...).
+        **evaluation_args: Passed to `SketchEvaluation` (``config``, an `EvaluationConfig`;
+            or ``scorer``, ``renderer``, ``reward_config``, ``gate_config``; and ``seed``,
+            ``tasks``...).
 
     Returns:
         Calling it returns one ``float | None`` per completion.
 
     Raises:
         ValueError: On an unknown component, or both ``evaluation`` and ``evaluation_args``.
+
+    It pickles (the evaluation is rebuilt lazily where it lands), so TRL can hand it to a
+    spawned reward process.
 
     Examples:
         ```python
@@ -130,6 +134,13 @@ class SketchReward:
 
     def __repr__(self) -> str:
         return f"SketchReward(component={self.component_name!r}, name={self.__name__!r})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled for a spawned reward process (TRL 1.16's AsyncGRPOTrainer): the evaluation
+        # travels as its arguments and is rebuilt there; the last batch's rollouts stay here.
+        state = dict(self.__dict__)
+        state["last_rollouts"] = []
+        return state
 
     def component(self, component: str, name: str | None = None) -> SketchReward:
         """Returns a reward function for another component over the same evaluation.

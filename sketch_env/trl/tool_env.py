@@ -1,30 +1,36 @@
-"""`SketchToolEnv`: an ``environment_factory`` for TRL: the policy paints, looks and revises."""
+"""`SketchToolEnv`: an ``environment_factory`` for TRL: the policy paints, looks and revises.
+
+It is a thin adapter over `SketchEnvironment`, which owns everything an episode is: prompt and
+seed resolution, the step limit, the feedback policy (score and reward hidden unless
+``show_scores``), the picture sizes and the episode reward. The adapter only translates TRL's
+calls (``reset(**row)``, the ``render`` tool, ``get_reward``) into the environment's.
+"""
 
 from __future__ import annotations
 
+import copyreg
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from sketch_env.evaluation.cache import SketchEvaluation
+from sketch_env.env.environment import FEEDBACK_MODES, SketchEnvironment, check_image_size
+from sketch_env.env.models import SketchAction
+from sketch_env.evaluation.config import EvaluationConfig
+from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.replies import resolve_prompt
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
-from sketch_env.render.base import check_seed
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
 from sketch_env.trl.artifacts import ArtifactConfig, ArtifactWriter
 from sketch_env.trl.metrics import METRIC_PREFIX, batch_metrics, revision_metrics
 
-__all__ = ["FEEDBACK_MODES", "MAX_TOOL_IMAGE_SIDE", "SketchToolEnv", "ToolMetrics"]
+__all__ = ["FEEDBACK_MODES", "SketchToolEnv", "ToolMetrics"]
 
-#: What the ``render`` tool answers with besides the picture.
-FEEDBACK_MODES = ("report", "critique")
-#: Largest picture side the tool returns: the canvas is 600 px, so a larger one adds no detail.
-MAX_TOOL_IMAGE_SIDE = 600
 _SETTINGS = frozenset(
     {
+        "config",
         "scorer",
         "reward_config",
         "gate_config",
@@ -39,22 +45,49 @@ _SETTINGS = frozenset(
         "artifacts",
     }
 )
+#: What the tool says while renders remain (the environment's revision hint, for a tool).
+_RENDERS_LEFT = "You may call render {remaining} more time(s); the last sketch rendered is scored."
 
 
-class SketchToolEnv:
+class _Configured(type):
+    """The metaclass of `SketchToolEnv`: classes made by `SketchToolEnv.configured` pickle as
+    "the base class configured with these settings" (TRL 1.16's AsyncGRPOTrainer sends the
+    environment factory to a spawned process; a class made at run time has no importable name
+    of its own)."""
+
+
+def _rebuild(base: type[SketchToolEnv], settings: dict[str, Any]) -> type[SketchToolEnv]:
+    return base.configured(**settings)
+
+
+def _reduce_class(cls: Any) -> Any:
+    settings = cls.__dict__.get("_settings")
+    if settings is None:
+        # A class defined in a module (SketchToolEnv itself, a user's subclass): by name.
+        return cls.__qualname__
+    return _rebuild, (cls.__mro__[1], dict(settings))
+
+
+copyreg.pickle(_Configured, _reduce_class)
+
+
+class SketchToolEnv(metaclass=_Configured):
     """An ``environment_factory`` class for `trl.GRPOTrainer`: paint, look, revise.
 
     TRL makes one instance per rollout, calls `reset` with the dataset row, exposes `render`
     to the policy as a tool, and calls `get_reward` when the rollout ends: the reward of the
     **last** sketch rendered. A policy that never calls `render` gets the gate-failure reward.
 
-    The tool answers with feedback (a report or a critique) and, with ``images``, the picture
-    itself for a vision-language policy; never with the score unless ``show_scores``. Pass
-    `metrics` in ``reward_funcs`` to log the ``sketch/*`` and ``sketch/revision/*`` metrics.
+    Each instance plays a `SketchEnvironment` episode of up to ``max_renders`` steps; the tool
+    answers with that environment's feedback (a report or a critique; never the score unless
+    ``show_scores``) and, with ``images``, the picture itself for a vision-language policy.
+    Pass `metrics` in ``reward_funcs`` to log the ``sketch/*`` and ``sketch/revision/*``
+    metrics.
 
     Configure it by subclassing, or with `configured`: the constructor takes no arguments
-    because TRL calls it without any. All instances of a configuration share one evaluation
-    (one renderer, one scorer client).
+    because TRL calls it without any. All instances of a configuration share one `Evaluator`
+    (one renderer, one scorer client). Configured classes and their instances pickle (the
+    evaluator is rebuilt on first use in the receiving process).
 
     Examples:
         ```python
@@ -65,6 +98,9 @@ class SketchToolEnv:
         ```
     """
 
+    #: Renderer, scorer, render limits, gate and reward in one `EvaluationConfig`; when set,
+    #: ``scorer``, ``reward_config``, ``gate_config`` and ``renderer`` must stay unset.
+    config: EvaluationConfig | None = None
     #: Scorer spec used by this class's shared evaluation.
     scorer: Scorer | str = "heuristic"
     #: Reward weights and thresholds.
@@ -82,12 +118,11 @@ class SketchToolEnv:
     #: hands the image to a vision-language policy); ``False`` answers with text only, the
     #: right setting for a text-only policy, whose chat template cannot take an image.
     images: bool = False
-    #: Side of the square picture the policy sees, in pixels. The canvas is 600x600; 256 px
-    #: costs a Qwen2.5-VL-style processor (28 px per merged patch) about 81 image tokens per
-    #: render instead of about 441.
+    #: Side of the square picture the policy sees, in pixels (`check_image_size`'s rule). The
+    #: canvas is 600x600; 256 px costs a Qwen2.5-VL-style processor (28 px per merged patch)
+    #: about 81 image tokens per render instead of about 441.
     image_size: int = 256
-    #: ``"report"`` (how the render went: gate reasons, status, errors, paint coverage) or
-    #: ``"critique"`` (what went wrong and what to change, in words; `Rollout.critique`).
+    #: ``"report"`` or ``"critique"`` (`SketchEnvironment`'s feedback modes).
     feedback: str = "report"
     #: Put the score and the reward in the feedback. Off by default: a policy that reads its
     #: score learns to please the scorer rather than to paint.
@@ -102,57 +137,67 @@ class SketchToolEnv:
     #: episode's round: this instance's reset count). ``None`` writes nothing.
     artifacts: ArtifactConfig | None = None
 
-    _evaluations: ClassVar[dict[type, SketchEvaluation]] = {}
+    _evaluators: ClassVar[dict[type, Evaluator]] = {}
     _writers: ClassVar[dict[type, ArtifactWriter]] = {}
-    _evaluations_lock: ClassVar[threading.Lock] = threading.Lock()
+    _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self) -> None:
-        self._prompt = ""
-        self._seed = self.seed
+        self._env: SketchEnvironment | None = None
         self._episode: list[Rollout] = []
         self._round = -1
         self._saved_round = -2
         self._task_id: str | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The environment holds the shared evaluator (a renderer on its own thread): never
+        # pickled; a fresh one is made on first use.
+        state = dict(self.__dict__)
+        state["_env"] = None
+        return state
 
     @classmethod
     def configured(cls, **settings: Any) -> type[SketchToolEnv]:
         """Returns a subclass with other settings, to pass as ``environment_factory``.
 
         Args:
-            **settings: Class attributes to override (``scorer``, ``reward_config``,
-                ``gate_config``, ``renderer``, ``seed``, ``max_renders``, ``images``,
-                ``image_size``, ``feedback``, ``show_scores``, ``instructions``,
+            **settings: Class attributes to override (``config``, ``scorer``,
+                ``reward_config``, ``gate_config``, ``renderer``, ``seed``, ``max_renders``,
+                ``images``, ``image_size``, ``feedback``, ``show_scores``, ``instructions``,
                 ``artifacts``).
 
         Returns:
-            The subclass.
+            The subclass (picklable when its settings are).
 
         Raises:
             AttributeError: For a name that is not a setting.
-            ValueError: For a bad ``max_renders``, ``image_size`` or ``feedback``.
+            ValueError: For a bad ``max_renders``, ``image_size``, ``feedback`` or ``seed``, or
+                ``config`` together with the settings it holds.
         """
         unknown = sorted(set(settings) - _SETTINGS)
         if unknown:
             raise AttributeError(
                 f"unknown SketchToolEnv settings {unknown}; known: {sorted(_SETTINGS)}"
             )
-        max_renders = settings.get("max_renders", cls.max_renders)
+        merged = {name: getattr(cls, name) for name in _SETTINGS} | settings
+        max_renders = merged["max_renders"]
         if isinstance(max_renders, bool) or not isinstance(max_renders, int) or max_renders < 1:
             raise ValueError(f"max_renders must be a positive integer, got {max_renders!r}")
-        size = settings.get("image_size", cls.image_size)
-        if (
-            isinstance(size, bool)
-            or not isinstance(size, int)
-            or not 16 <= size <= MAX_TOOL_IMAGE_SIDE
+        if not isinstance(merged["image_size"], int):
+            raise ValueError(f"image_size must be an integer, got {merged['image_size']!r}")
+        check_image_size(merged["image_size"])
+        if merged["feedback"] not in FEEDBACK_MODES:
+            raise ValueError(
+                f"feedback must be one of {FEEDBACK_MODES}, got {merged['feedback']!r}"
+            )
+        if merged["config"] is not None and any(
+            merged[name] != getattr(SketchToolEnv, name)
+            for name in ("scorer", "reward_config", "gate_config", "renderer")
         ):
-            raise ValueError(
-                f"image_size must be an integer in [16, {MAX_TOOL_IMAGE_SIDE}], got {size!r}"
-            )
-        if settings.get("feedback", cls.feedback) not in FEEDBACK_MODES:
-            raise ValueError(
-                f"feedback must be one of {FEEDBACK_MODES}, got {settings['feedback']!r}"
-            )
-        return type(cls.__name__, (cls,), dict(settings))
+            raise ValueError("give either config or scorer/reward_config/gate_config/renderer")
+        body = dict(settings)
+        body["_settings"] = dict(getattr(cls, "_settings", {})) | settings
+        base = cls.__mro__[1] if "_settings" in cls.__dict__ else cls
+        return type(cls.__name__, (base,), body)
 
     @classmethod
     def metrics(cls) -> ToolMetrics:
@@ -170,19 +215,31 @@ class SketchToolEnv:
         return ToolMetrics(cls)
 
     @classmethod
-    def _evaluation(cls) -> SketchEvaluation:
-        with cls._evaluations_lock:
-            evaluation = cls._evaluations.get(cls)
-            if evaluation is None:
-                evaluation = SketchEvaluation(
-                    scorer=cls.scorer,
-                    renderer=cls.renderer,
-                    reward_config=cls.reward_config,
-                    gate_config=cls.gate_config,
-                    seed=cls.seed,
-                )
-                cls._evaluations[cls] = evaluation
-            return evaluation
+    def evaluator(cls) -> Evaluator:
+        """The `Evaluator` every instance of this configuration shares (built on first use)."""
+        with cls._shared_lock:
+            evaluator = cls._evaluators.get(cls)
+            if evaluator is None:
+                if cls.config is not None:
+                    evaluator = Evaluator(config=cls.config)
+                else:
+                    evaluator = Evaluator(
+                        cls.renderer, cls.scorer, cls.reward_config, cls.gate_config
+                    )
+                cls._evaluators[cls] = evaluator
+            return evaluator
+
+    def _environment(self) -> SketchEnvironment:
+        if self._env is None:
+            self._env = SketchEnvironment(
+                evaluator=self.evaluator(),
+                max_steps=self.max_renders,
+                image_size=self.image_size,
+                feedback=self.feedback,
+                show_scores=self.show_scores,
+                revision_hint=_RENDERS_LEFT,
+            )
+        return self._env
 
     def reset(self, **row: Any) -> str | None:
         """Starts a rollout for one dataset row.
@@ -195,19 +252,27 @@ class SketchToolEnv:
             `instructions` (appended to the user's message by TRL), or ``None``.
 
         Raises:
-            ValueError: If the row's seed is not valid (`sketch_env.render.base.check_seed`).
+            ValueError: If the row's seed is not valid (`sketch_env.render.base.check_seed`)
+                or it names no scene.
         """
-        self._prompt = resolve_prompt(
-            prompt_text=row.get("prompt_text"),
-            task_id=row.get("task_id"),
-            chat_prompt=row.get("prompt"),
-        )
+        env = self._environment()
         seed = row.get("seed")
-        self._seed = check_seed(seed) if seed is not None else self.seed
+        seed = self.seed if seed is None else seed
+        task_id = row.get("task_id")
+        prompt_text = row.get("prompt_text")
+        if (
+            isinstance(task_id, str)
+            and task_id.strip()
+            and not (isinstance(prompt_text, str) and prompt_text.strip())
+        ):
+            env.reset(seed=seed, task_id=task_id.strip())
+        else:
+            scene = resolve_prompt(prompt_text=prompt_text, chat_prompt=row.get("prompt"))
+            env.reset(seed=seed, prompt=scene)
         self._episode = []
         # TRL keeps one instance per batch slot and resets it once per generation round.
         self._round += 1
-        self._task_id = row.get("task_id")
+        self._task_id = task_id
         # TRL glues this onto the end of the user's message as is, so it brings its own break.
         return f"\n\n{self.instructions}" if self.instructions else None
 
@@ -222,31 +287,27 @@ class SketchToolEnv:
             Feedback on the render (gate reasons, render status, JavaScript errors, paint
             coverage), and the picture when the environment shows pictures.
         """
-        if len(self._episode) >= self.max_renders:
+        env = self._environment()
+        if len(self._episode) >= self.max_renders or env.state.done:
             return (
                 f"No more renders in this episode (limit {self.max_renders}); the last "
                 "sketch rendered is the one scored."
             )
-        evaluation = self._evaluation()
         # A policy's tool call can carry any JSON value; only a string can be a sketch. Anything
         # else is rendered as nothing (the gate refuses it) and the answer says why.
         source = sketch if isinstance(sketch, str) else ""
-        (rollout,) = evaluation.rollouts([(source, self._prompt, self._seed)])
+        observation = env.step(SketchAction(sketch=source))
+        rollout = env.last_rollout
+        assert rollout is not None
         self._episode.append(rollout)
-        if self.feedback == "critique":
-            text = rollout.critique(evaluation.evaluator.reward_config)
-            if self.show_scores and rollout.reward.reward is not None:
-                text += f"\nReward: {rollout.reward.reward:.3f}."
-        else:
-            text = rollout.feedback(scores=self.show_scores)
+        text = observation.feedback
         if not isinstance(sketch, str):
             text = f"The `sketch` argument must be a string, got {type(sketch).__name__}.\n{text}"
-        render = rollout.render
         if not self.images:
             return text
-        if render is None or not render.has_picture:
+        picture = rollout.image(self.image_size)
+        if picture is None:
             return [{"type": "text", "text": f"{text}\n(No picture: nothing was painted.)"}]
-        picture = render.image((self.image_size, self.image_size))
         return [{"type": "image", "image": picture}, {"type": "text", "text": text}]
 
     def get_reward(self) -> float | None:
@@ -257,8 +318,7 @@ class SketchToolEnv:
             when the last render failed for infrastructure reasons.
         """
         if not self._episode:
-            config = self.reward_config or self._evaluation().evaluator.reward_config
-            return config.gate_fail_reward
+            return self.evaluator().reward_config.gate_fail_reward
         last = self._episode[-1]
         if self.artifacts is not None and self._saved_round != self._round:
             self._saved_round = self._round
@@ -267,7 +327,7 @@ class SketchToolEnv:
 
     @classmethod
     def _writer(cls) -> ArtifactWriter:
-        with cls._evaluations_lock:
+        with cls._shared_lock:
             writer = cls._writers.get(cls)
             if writer is None or writer.config != cls.artifacts:
                 assert cls.artifacts is not None

@@ -26,7 +26,7 @@ from openenv.validation.runtime.collector import collect_runtime_evidence
 from openenv.validation.runtime.contracts import load_runtime_plan
 from openenv.validation.types import CheckStatus
 
-from sketch_env.env.tasks import load_tasks, task_for_seed
+from sketch_env.catalog.tasks import load_tasks, task_for_seed
 from sketch_env.server.client import SketchEnvClient
 from tests.conftest import GOOD_SKETCH, require_chromium
 from tests.env.serving import Server, running_server

@@ -7,20 +7,22 @@ import json
 import pytest
 
 from sketch_env import RenderStatus, SketchRenderer
-from sketch_env.env import tasks as tasks_module
-from sketch_env.env.tasks import (
+from sketch_env.catalog.instructions import (
     EXAMPLE_SKETCH,
-    MEDIA,
     POLICY_INSTRUCTIONS,
+    brush_names_in,
+    build_messages,
+)
+from sketch_env.catalog.tasks import (
+    MEDIA,
     SUBJECTS,
     TASKSET_VERSION,
     UnknownTaskError,
-    brush_names_in,
-    build_messages,
     get_task,
     load_tasks,
     task_for_seed,
 )
+from sketch_env.env import tasks as tasks_module
 from sketch_env.scoring import GateConfig, gate_reply, known_brush_members
 from tests.conftest import require_chromium
 

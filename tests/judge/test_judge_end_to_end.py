@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 from fake_judge_server import FakeJudgeServer
 
+from sketch_env.catalog.references import load_reference_pool
 from sketch_env.env.environment import SketchEnvironment
-from sketch_env.env.reference_pool import load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
-from sketch_env.scoring.calibration import Calibration, CalibrationError, calibrate
+from sketch_env.pool.calibrate import calibrate
+from sketch_env.scoring.calibration import Calibration, CalibrationError
 from sketch_env.scoring.reward import RewardConfig
 from sketch_env.trl.rewards import SketchReward
 from tests.conftest import GOOD_SKETCH

@@ -384,7 +384,7 @@ def test_same_rollout_meets_the_same_references() -> None:
 
 
 def test_pairwise_task_comes_from_task_ids_or_known_prompts() -> None:
-    from sketch_env.env.tasks import get_task
+    from sketch_env.catalog.tasks import get_task
 
     refs = references() + references("trees/charcoal", (0.9,))
     refs[-1] = ReferenceImage("tree-ref", "trees/charcoal", refs[-1].png)

@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from sketch_env.errors import SetupError
+
 #: Environment variable naming the venv; overrides the default location.
 VENV_ENV_VAR = "SKETCH_ENV_HPSV3_VENV"
 
@@ -83,11 +85,11 @@ MARKER_NAME = "sketch_env_hpsv3.json"
 RECIPE_VERSION = 1
 
 
-class HPSv3VenvMissingError(FileNotFoundError):
+class HPSv3VenvMissingError(SetupError, FileNotFoundError):
     """The HPSv3 venv does not exist or is incomplete; the message says how to create it."""
 
 
-class HPSv3SetupError(RuntimeError):
+class HPSv3SetupError(SetupError):
     """Provisioning failed (a pip step, the CUDA/CPU guard, or the import check)."""
 
 

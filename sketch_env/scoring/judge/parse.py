@@ -35,6 +35,8 @@ import json
 import re
 from typing import Any, Literal
 
+from sketch_env.errors import SketchEnvError
+
 __all__ = ["UnreadableReplyError", "Verdict", "parse_mark", "parse_verdict", "strip_thinking"]
 
 #: A pairwise verdict: the first painting shown (A), the second (B), or a tie.
@@ -97,7 +99,7 @@ _VERDICT_PROSE = re.compile(
 )
 
 
-class UnreadableReplyError(ValueError):
+class UnreadableReplyError(SketchEnvError, ValueError):
     """The judge's reply holds no readable, unambiguous answer (the message says why)."""
 
 

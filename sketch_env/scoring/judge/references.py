@@ -1,6 +1,6 @@
 """Reference paintings for the pairwise judge: pictures, their tasks, and a seeded draw.
 
-The reference pool (`sketch_env.env.reference_pool`) holds sketch *sources*; the judge needs
+The reference pool (`sketch_env.catalog.references`) holds sketch *sources*; the judge needs
 *pictures*. `render_reference_images` renders the pool once with a `SketchRenderer`,
 `save_reference_images` / `load_reference_images` keep the pictures in a folder (PNG files
 plus a ``references.json`` manifest) so a training run renders them once, not per process, and
@@ -216,11 +216,11 @@ def render_reference_images(
     Raises:
         RuntimeError: If a reference rendered no picture (the pool is meant to render; a
             failure here is an installation problem worth stopping for), naming it.
-        sketch_env.env.reference_pool.ReferencePoolError: If the pool is missing or malformed.
+        sketch_env.catalog.references.ReferencePoolError: If the pool is missing or malformed.
     """
     # Imported here: the pool module is only needed by this helper, and importing the
     # environment package from the scoring package at import time would be circular.
-    from sketch_env.env.reference_pool import MEASURE_SEED, load_reference_pool
+    from sketch_env.catalog.references import MEASURE_SEED, load_reference_pool
 
     refs = load_reference_pool(path, tier=tiers)
     if task_ids is not None:

@@ -77,11 +77,13 @@ T = TypeVar("T")
 _TRANSIENT = {408, 429}
 
 
-class JudgeRequestError(ValueError):
+class JudgeRequestError(ScorerUnavailableError):
     """The judge refused the request (4xx other than 408/429): wrong model, URL, key or input.
 
-    A setup problem, raised so that a training run stops instead of silently turning every
-    reward into ``None``.
+    An infrastructure failure of the rollouts it hit (their reward is ``None``), never of the
+    batch: one picture the server refuses (too many image tokens, say) must not cost the
+    other seven of its group. A refusal of every picture is a setup problem, which the
+    evaluation logs loudly and the command-line tools turn into a non-zero exit.
     """
 
 
@@ -570,7 +572,7 @@ def _known_task_prompts(references: Sequence[ReferenceImage]) -> dict[str, str]:
     # then says to pass task_ids). Imported here, at construction, not inside `score`: the
     # first import of the environment package takes seconds and would stall the event loop.
     with contextlib.suppress(ImportError, ValueError, OSError):
-        from sketch_env.env.tasks import load_tasks
+        from sketch_env.catalog.tasks import load_tasks
 
         table.update({t.prompt.strip(): t.id for t in load_tasks()})
     return table

@@ -7,7 +7,8 @@ Syntax::
         [&max_tokens=256][&trust_env=0|1]
 
 The URL is the API's base (requests go to ``URL/chat/completions``); ``https`` works too.
-Parameters (percent-encoding is decoded; ``+`` stays a plus sign):
+The general spec syntax is `sketch_env.specs.parse_spec`'s. Parameters (percent-encoding is
+decoded; ``+`` stays a plus sign):
 
 - ``model`` (required): the served model name.
 - ``mode``: ``pointwise`` (default) or ``pairwise``.
@@ -22,10 +23,11 @@ Parameters (percent-encoding is decoded; ``+`` stays a plus sign):
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from sketch_env.scoring.judge.references import load_reference_images
 from sketch_env.scoring.judge.scorer import MODES, JudgeScorer
+from sketch_env.specs import parse_spec
 
 __all__ = ["SPEC_SYNTAX", "judge_from_spec", "parse_judge_spec"]
 
@@ -63,11 +65,12 @@ def parse_judge_spec(spec: str) -> dict[str, Any]:
         >>> parse_judge_spec("judge+http://127.0.0.1:8000/v1?model=Qwen/Qwen2.5-VL-7B-Instruct")
         {'base_url': 'http://127.0.0.1:8000/v1', 'model': 'Qwen/Qwen2.5-VL-7B-Instruct'}
     """
-    head, sep, rest = spec.strip().partition("+")
-    if head.strip().lower() != "judge" or not sep:
+    parsed = parse_spec(spec, what="judge spec")
+    if parsed.kind != "judge" or parsed.url_form or not parsed.targets:
         raise ValueError(f"not a judge scorer spec; expected {SPEC_SYNTAX}")
-    base_url, _, query = rest.partition("?")
-    base_url = base_url.strip().rstrip("/")
+    if len(parsed.targets) != 1:
+        raise ValueError("judge spec: give one API base URL (run several judges behind one URL)")
+    base_url = parsed.targets[0].rstrip("/")
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"judge spec: {base_url!r} is not an http(s)://host:port URL")
@@ -75,12 +78,8 @@ def parse_judge_spec(spec: str) -> dict[str, Any]:
         parts.port  # noqa: B018 - urlsplit validates the port only when it is read.
     except ValueError as err:
         raise ValueError(f"judge spec: bad port in {base_url!r}") from err
-    params: dict[str, str] = {}
-    for item in query.split("&"):
-        if not item:
-            continue
-        name, _, value = item.partition("=")
-        name = unquote(name).strip().lower()
+    params = dict(parsed.params)
+    for name in params:
         if name in _SECRET_NAMES:
             raise ValueError(
                 "judge spec: an API key must not be written into a spec (specs are logged); "
@@ -88,9 +87,6 @@ def parse_judge_spec(spec: str) -> dict[str, Any]:
             )
         if name not in _KNOWN:
             raise ValueError(f"judge spec: unknown parameter {name!r}; known: {', '.join(_KNOWN)}")
-        if name in params:
-            raise ValueError(f"judge spec: parameter {name!r} given twice")
-        params[name] = unquote(value).strip()
     if not params.get("model"):
         raise ValueError(f"judge spec needs model=NAME: {SPEC_SYNTAX}")
 

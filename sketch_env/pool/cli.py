@@ -65,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_list(args: argparse.Namespace) -> int:
-    from sketch_env.env.reference_pool import load_reference_pool
+    from sketch_env.catalog.references import load_reference_pool
 
     refs = load_reference_pool(args.pool_dir, tier=args.tier, task_id=args.task)
     if args.json:
@@ -90,7 +90,8 @@ def _run_list(args: argparse.Namespace) -> int:
 
 
 def _run_refresh(args: argparse.Namespace) -> int:
-    from sketch_env.env.reference_pool import ReferencePoolError, refresh_reference_pool
+    from sketch_env.catalog.references import ReferencePoolError
+    from sketch_env.pool.refresh import refresh_reference_pool
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.render.renderer import SketchRenderer
     from sketch_env.scoring.base import ScorerUnavailableError
@@ -124,10 +125,11 @@ def _run_refresh(args: argparse.Namespace) -> int:
 def _run_calibrate(args: argparse.Namespace) -> int:
     import re
 
-    from sketch_env.env.reference_pool import ReferencePoolError, load_reference_pool
+    from sketch_env.catalog.references import ReferencePoolError, load_reference_pool
     from sketch_env.evaluation.evaluator import Evaluator
+    from sketch_env.pool.calibrate import calibrate, policy_scores
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
-    from sketch_env.scoring.calibration import CalibrationError, calibrate, policy_scores
+    from sketch_env.scoring.calibration import CalibrationError
 
     if args.seeds < 1:
         print("--seeds must be at least 1", file=sys.stderr)

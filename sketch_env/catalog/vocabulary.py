@@ -1,13 +1,19 @@
-"""What the gate allows and refuses, as data: forbidden names, p5.brush renames, shape
-calls, and the words that explain each refusal to the policy."""
+"""The policy's vocabulary: what a sketch may call, what is refused and why, as data.
+
+The one source the instructions (`sketch_env.catalog.instructions`), the static gate
+(`sketch_env.gate`) and the run-time check (`sketch_env.gate.runtime`, counting what the
+harness measured with the lists of `sketch_env.render.api_calls`) are written from: forbidden
+names by rule, p5.brush's renames, the drawing calls, the canvas, and the words that explain
+each refusal to the policy.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 
-#: The canvas every task asks for, in pixels: the instructions name it and the reward refuses
-#: any other (`RewardConfig.canvas_size`). Fixed because the scorers' statistics depend on the
+#: The canvas every task asks for, in pixels: the instructions name it and the run-time check
+#: refuses any other (`GateConfig.canvas_size`). Fixed because the scorers' statistics depend on the
 #: size: the same composition earned 9.37 at 64x64 against 6.50 at 600x600.
 CANVAS_SIZE = (600, 600)
 

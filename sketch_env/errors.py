@@ -1,0 +1,52 @@
+"""One exception tree for the whole package.
+
+The reward's central distinction is whose fault a failure is. The policy's own failures never
+raise: a refused, broken or endless sketch is an *outcome* with its own reward. What raises is
+either the caller's mistake (a bad argument: a `SketchEnvError` that is also a `ValueError` or
+`TypeError`, so code written against the standard exceptions keeps working) or the machine's
+(`InfrastructureError`: a browser that died, a scorer that did not answer). Everything under
+`InfrastructureError` becomes a ``None`` reward when it happens inside an evaluation, which TRL
+leaves out of the loss instead of teaching the policy something false (docs/design.md §3.14)::
+
+    SketchEnvError
+    ├── InfrastructureError           the environment failed, not the policy (reward None)
+    │   ├── ScorerUnavailableError    a scorer could not answer (sketch_env.scoring)
+    │   │   └── JudgeRequestError     a judge refused a request (400: picture too large, ...)
+    │   └── BrowserFailure            a browser failed during an attempt (retried)
+    ├── SetupError                    something is missing here; the message says what to run
+    │   ├── BrowserNotFoundError
+    │   ├── BackendUnavailableError
+    │   └── HPSv3VenvMissingError, HPSv3SetupError
+    ├── UnknownTaskError              (also a ValueError)
+    ├── ReferencePoolError            (also a ValueError)
+    ├── CalibrationError              (also a ValueError)
+    └── EpisodeError                  (also a RuntimeError)
+
+Import them from here or from ``sketch_env``; each is also importable from the module that
+raises it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "InfrastructureError",
+    "SetupError",
+    "SketchEnvError",
+]
+
+
+class SketchEnvError(Exception):
+    """The root of every exception `sketch_env` raises on purpose."""
+
+
+class InfrastructureError(SketchEnvError, RuntimeError):
+    """The environment failed (browser, scorer, service), not the policy.
+
+    Inside an evaluation it never escapes: the rollout it hit gets ``reward=None`` with the
+    failure in ``infra_error``, and the other rollouts of the batch are unaffected.
+    """
+
+
+class SetupError(SketchEnvError, RuntimeError):
+    """Something this machine lacks (a browser, a GL backend, a virtual environment); the
+    message names what is missing and the command that fixes it."""
