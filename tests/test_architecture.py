@@ -54,19 +54,25 @@ def test_importing_the_trl_package_loads_neither_trl_nor_the_renderer() -> None:
 
 
 @pytest.mark.parametrize(
-    ("old", "names"),
+    ("old", "names", "new"),
     [
-        ("sketch_env.scoring.gate", ["gate_reply", "GateConfig"]),
-        ("sketch_env.scoring.pipeline", ["Evaluator", "Rollout"]),
+        ("sketch_env.env.tasks", ["load_tasks", "POLICY_INSTRUCTIONS"], "sketch_env.catalog"),
+        (
+            "sketch_env.env.reference_pool",
+            ["load_reference_pool", "refresh_reference_pool"],
+            "sketch_env.catalog.references",
+        ),
     ],
 )
-def test_old_import_paths_still_work_and_name_the_new_one(old: str, names: list[str]) -> None:
+def test_old_import_paths_still_work_and_name_the_new_one(
+    old: str, names: list[str], new: str
+) -> None:
     sys.modules.pop(old, None)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         module = __import__(old, fromlist=names)
     assert all(hasattr(module, n) for n in names)
-    assert any("moved to" in str(w.message) for w in caught)
+    assert any("moved to" in str(w.message) and new in str(w.message) for w in caught)
 
 
 def test_every_render_status_is_a_rollout_status() -> None:
@@ -125,7 +131,8 @@ def test_both_renderers_have_every_member_of_the_protocol() -> None:
 
 
 def _imports_of(path: Path) -> set[str]:
-    """Modules a file imports, at any depth, except under ``if TYPE_CHECKING:``."""
+    """Modules a file imports, at any depth (function-level imports too), except under
+    ``if TYPE_CHECKING:``. ``from P import name`` counts as importing ``P`` and ``P.name``."""
     found: set[str] = set()
 
     class Visitor(ast.NodeVisitor):
@@ -148,17 +155,145 @@ def _imports_of(path: Path) -> set[str]:
     return found
 
 
-def test_no_two_modules_import_each_other() -> None:
+def _module_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (docs/design.md §9 draws the same picture)."""
     modules: dict[str, Path] = {}
     for path in (ROOT / "sketch_env").rglob("*.py"):
         parts = path.relative_to(ROOT).with_suffix("").parts
         modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    packages = {m for m, p in modules.items() if p.name == "__init__.py"}
-    graph = {m: (_imports_of(p) & set(modules)) - {m} for m, p in modules.items()}
-    cycles = sorted(
-        (a, b)
-        for a in graph
-        for b in graph[a]
-        if a < b and a in graph.get(b, set()) and not {a, b} & packages
+    return {m: (_imports_of(p) & set(modules)) - {m} for m, p in modules.items()}
+
+
+#: The layers, bottom to top: what each part of the package may import (besides itself). The
+#: ground floor (config, errors, specs, the catalogue) holds data every layer reads; a front
+#: end may use the layers below it, never another front end except where named.
+_GROUND = {"config", "errors", "specs"}
+ALLOWED: dict[str, set[str]] = {
+    "config": set(),
+    "errors": set(),
+    "specs": set(),
+    "catalog": {"config", "errors"},
+    "render": _GROUND | {"catalog"},
+    "gate": _GROUND | {"catalog", "render"},
+    "scoring": _GROUND | {"catalog", "render", "gate"},
+    "distributed": _GROUND | {"catalog", "render"},
+    "evaluation": _GROUND | {"catalog", "render", "gate", "scoring", "distributed"},
+}
+_BELOW_FRONT_ENDS = set(ALLOWED)
+ALLOWED.update(
+    {
+        "env": _BELOW_FRONT_ENDS | {"__init__"},
+        "server": _BELOW_FRONT_ENDS | {"env"},
+        "client": {"errors", "env", "server"},
+        "trl": _BELOW_FRONT_ENDS | {"env"},
+        "rollout": _BELOW_FRONT_ENDS,
+        "pool": _BELOW_FRONT_ENDS,
+        "rewardcheck": _BELOW_FRONT_ENDS,
+        "doctor": _BELOW_FRONT_ENDS | {"trl"},
+        "cli": _BELOW_FRONT_ENDS,
+        "bench_cli": _BELOW_FRONT_ENDS,
+        "__init__": set(),
+    }
+)
+#: Deprecated aliases of moved modules: they import the new home by design.
+ALIASES = {"sketch_env.env.tasks", "sketch_env.env.reference_pool"}
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import that crosses the layers against `ALLOWED`, as ``"a -> b"``."""
+    bad = []
+    for module, targets in graph.items():
+        if module in ALIASES:
+            continue
+        allowed = ALLOWED.get(_part(module))
+        for target in targets:
+            part = _part(target)
+            if part != _part(module) and (allowed is None or part not in allowed):
+                bad.append(f"{module} -> {target}")
+    return sorted(bad)
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of two or more modules (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(groups)
+
+
+def test_every_part_of_the_package_is_in_the_layer_table() -> None:
+    parts = {_part(m) for m in _module_graph()}
+    assert parts - set(ALLOWED) == set(), "add the new part to ALLOWED (and docs/design.md §9)"
+
+
+def test_no_import_runs_up_the_layers() -> None:
+    assert layer_violations(_module_graph()) == []
+
+
+def test_no_modules_form_an_import_cycle() -> None:
+    # Function-level imports count: a cycle held apart only by imports inside functions is
+    # still a cycle to a reader following the code.
+    assert import_cycles(_module_graph()) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "target"),
+    [
+        # The upward edges this table replaced, each put back: scoring -> env (the reference
+        # pool), scoring -> evaluation (calibrate), evaluation -> env (the task set), render ->
+        # gate (the brush calls), trl -> rollout (the record format).
+        ("sketch_env.scoring.judge.references", "sketch_env.env.environment"),
+        ("sketch_env.scoring.calibration", "sketch_env.evaluation.evaluator"),
+        ("sketch_env.evaluation.cache", "sketch_env.env.environment"),
+        ("sketch_env.render.api_calls", "sketch_env.gate.check"),
+        ("sketch_env.trl.artifacts", "sketch_env.rollout.runner"),
+    ],
+)
+def test_the_layer_check_fails_when_an_old_upward_edge_is_put_back(
+    module: str, target: str
+) -> None:
+    graph = _module_graph()
+    graph[module] = graph[module] | {target}
+    assert layer_violations(graph) == [f"{module} -> {target}"]
+
+
+def test_the_cycle_check_finds_a_cycle_held_apart_by_function_level_imports() -> None:
+    # The five-module cycle of issue 19, rebuilt: catalog -> scoring -> ... -> catalog.
+    graph = _module_graph()
+    graph["sketch_env.catalog.references"] |= {"sketch_env.scoring.spec"}
+    cycles = import_cycles(graph)
+    assert any(
+        {"sketch_env.catalog.references", "sketch_env.scoring.spec"} <= set(c) for c in cycles
     )
-    assert cycles == []

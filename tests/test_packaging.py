@@ -68,7 +68,7 @@ def test_installed_layout_finds_and_verifies_its_vendor_folder(wheel, tmp_path):
     # The default scorer's text reader must work from the wheel alone: it loads its models
     # from the installed vendor folder.
     code = (
-        "import sketch_env.render.assets as a; print(a.vendor_dir()); print(a.verify_vendor())\n"
+        "import sketch_env.catalog.assets as a; print(a.vendor_dir()); print(a.verify_vendor())\n"
         "from PIL import Image, ImageDraw, ImageFont\n"
         "from sketch_env.scoring.reading import TextReader\n"
         "p = Image.new('RGB', (600, 600), 'white')\n"

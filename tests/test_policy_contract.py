@@ -22,7 +22,8 @@ from sketch_env.catalog.vocabulary import (
     TEXT_CALLS,
 )
 from sketch_env.gate import GateConfig, check_sketch, gate_reply
-from sketch_env.scoring.reward import RewardConfig, runtime_gate
+from sketch_env.gate.runtime import runtime_check
+from sketch_env.render.result import Render, RenderStatus
 from tests.conftest import GOOD_SKETCH
 
 _SPAN = re.compile(r"`([^`\n]+)`")
@@ -101,12 +102,16 @@ def test_a_sketch_breaking_a_stated_rule_is_refused(statement: str) -> None:
 
 
 def test_the_canvas_the_instructions_ask_for_is_the_one_the_reward_accepts() -> None:
-    # The reward refuses any other canvas at run time (RewardConfig.canvas_size); the
-    # instructions and their example must name exactly that one, and say that others fail.
+    # The run-time check refuses any other canvas (GateConfig.canvas_size); the instructions
+    # and their example must name exactly that one, and say that others fail.
     width, height = CANVAS_SIZE
     call = f"createCanvas({width}, {height}, WEBGL)"
     assert call in POLICY_INSTRUCTIONS and call in EXAMPLE_SKETCH
     assert "any other size (or pixel density) is refused" in POLICY_INSTRUCTIONS
-    assert RewardConfig().canvas_size == CANVAS_SIZE
-    assert runtime_gate(RewardConfig(), "ok", {"brush.line": 1}, CANVAS_SIZE) == ()
-    assert runtime_gate(RewardConfig(), "ok", {"brush.line": 1}, (width // 2, height)) != ()
+    assert GateConfig().canvas_size == CANVAS_SIZE
+
+    def painted(size: tuple[int, int]) -> Render:
+        return Render(RenderStatus.OK, api_calls={"brush.line": 1}, width=size[0], height=size[1])
+
+    assert runtime_check(painted(CANVAS_SIZE)) == ()
+    assert runtime_check(painted((width // 2, height))) != ()

@@ -21,9 +21,10 @@ from PIL import Image
 from sketch_env import RenderStatus, SketchRenderer
 from sketch_env.evaluation import Evaluator, RolloutStatus
 from sketch_env.gate import GateConfig
+from sketch_env.gate.runtime import runtime_check
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.readback import ReadbackError, check_png, parse_message
-from sketch_env.scoring.reward import RewardConfig, RewardStatus, runtime_gate
+from sketch_env.scoring.reward import RewardConfig, RewardStatus
 from tests.conftest import GOOD_SKETCH, assert_good_render
 
 #: A WEBGL canvas that the sketch leaves blank (transparent), and a 2D canvas it paints red:
@@ -179,9 +180,7 @@ function setup() { createCanvas(300, 300, WEBGL); brush.line(0, 0, 100, 100); }
     result = renderer.render_sync(source, seed=0)
     assert result.status is RenderStatus.HARNESS_VIOLATION, (result.status, result.errors)
     assert result.png is None and result.api_calls is None
-    assert runtime_gate(RewardConfig(), result.status.value, result.api_calls)[0][0] == (
-        "harness_violation"
-    )
+    assert runtime_check(result)[0].code == "harness_violation"
     assert_good_render(renderer)
 
 
@@ -211,7 +210,7 @@ function setup() {
     assert raw.get("createGraphics") == 1 and raw.get("drawingContext") == 1, raw
     assert raw.get("getContext") == 1, raw
     assert result.brush_draw_calls == 1
-    codes = [c for c, _ in runtime_gate(RewardConfig(), "ok", result.api_calls)]
+    codes = [issue.code for issue in runtime_check(result, GateConfig(canvas_size=None))]
     assert codes == ["runtime_primitives", "runtime_raw_graphics"]
     assert_good_render(renderer)
 
@@ -221,16 +220,17 @@ def test_brush_internals_are_not_counted_and_setters_are_not_paint(
 ) -> None:
     good = renderer.render_sync(GOOD_SKETCH, seed=3)
     assert good.api_calls == {"brush.line": 1, "brush.rect": 1}
-    assert runtime_gate(RewardConfig(), "ok", good.api_calls) == ()
+    assert runtime_check(good, GateConfig(canvas_size=None)) == ()
     setters_only = GOOD_SKETCH.replace("brush.line(20, 30, 280, 270);", "").replace(
         "brush.rect(60, 60, 160, 140);", ""
     )
     result = renderer.render_sync(setters_only, seed=3)
     assert result.status is RenderStatus.OK, result.errors
     assert result.brush_draw_calls == 0
-    codes = [c for c, _ in runtime_gate(RewardConfig(), "ok", result.api_calls)]
+    codes = [issue.code for issue in runtime_check(result, GateConfig(canvas_size=None))]
     assert codes == ["runtime_no_brush_paint"]
-    assert runtime_gate(RewardConfig(require_brush_paint=False), "ok", result.api_calls) == ()
+    lenient = GateConfig(require_brush_paint=False, canvas_size=None)
+    assert runtime_check(result, lenient) == ()
 
 
 def test_a_batch_with_hostile_members_keeps_its_honest_ones(renderer: SketchRenderer) -> None:

@@ -12,7 +12,9 @@ from PIL import Image
 
 from sketch_env.catalog.vocabulary import CANVAS_SIZE
 from sketch_env.gate import DEFAULT_MAX_REPLY_BYTES, GateConfig, GateIssue
+from sketch_env.gate.runtime import runtime_check
 from sketch_env.render.coverage import paint_fraction
+from sketch_env.render.result import Render, RenderStatus
 from sketch_env.scoring import (
     GateVerdict,
     HeuristicScorer,
@@ -26,7 +28,6 @@ from sketch_env.scoring import (
     gate_reply,
     pairwise_win_probability,
 )
-from sketch_env.scoring.reward import runtime_gate
 
 DATA = Path(__file__).parent / "data" / "rendered"
 PASSED = GateVerdict(passed=True)
@@ -34,6 +35,18 @@ FAILED = GateVerdict(
     passed=False,
     issues=(GateIssue("network", "`fetch` at 3:1: network access is not allowed", 3, 1),),
 )
+
+
+def runtime_gate(
+    config: GateConfig,
+    status: str,
+    api_calls: dict[str, int] | None,
+    size: tuple[int, int] | None = None,
+) -> list[tuple[str, str]]:
+    """The run-time check's refusals of a render with this status, accounting and size."""
+    width, height = size or (0, 0)
+    render = Render(RenderStatus(status), api_calls=api_calls, width=width, height=height)
+    return [(issue.code, issue.message) for issue in runtime_check(render, config)]
 
 
 def ok(**kwargs: object) -> RewardBreakdown:
@@ -379,16 +392,17 @@ def test_breakdown_status_is_the_reward_status_enum_and_serialises_as_text() -> 
 
 def test_runtime_refusal_earns_the_gate_fail_reward_after_infrastructure() -> None:
     config = RewardConfig()
-    refused = runtime_gate(config, "unfinished", {"ellipse": 4, "brush.line": 2})
-    assert [code for code, _ in refused] == ["runtime_primitives"]
-    assert "ellipse ×4" in refused[0][1] and "brush.line" in refused[0][1]
+    render = Render(RenderStatus.UNFINISHED, api_calls={"ellipse": 4, "brush.line": 2})
+    refused = runtime_check(render, GateConfig())
+    assert [issue.code for issue in refused] == ["runtime_primitives"]
+    assert "ellipse ×4" in refused[0].message and "brush.line" in refused[0].message
     passed = GateVerdict(passed=True)
     painted = {"paint_fraction": 0.3, "dark_mass": 0.0, "score": Score(9.0)}
     breakdown = combine(config, passed, sketch_error="unfinished: x", runtime=refused, **painted)
     assert breakdown.status is RewardStatus.RUNTIME_GATE_FAILED
     assert breakdown.reward == config.gate_fail_reward
     assert breakdown.runtime_codes == ("runtime_primitives",)
-    assert breakdown.to_dict()["runtime_reasons"] == [refused[0][1]]
+    assert breakdown.to_dict()["runtime_reasons"] == [refused[0].message]
     # An infrastructure failure still wins: the policy is never charged for it.
     assert combine(config, passed, infra_error="down", runtime=refused, **painted).reward is None
     # Without a refusal the formula applies as before.
@@ -397,55 +411,62 @@ def test_runtime_refusal_earns_the_gate_fail_reward_after_infrastructure() -> No
 
 def test_runtime_gate_switches_and_what_it_leaves_alone() -> None:
     calls = {"ellipse": 4, "drawingContext": 1, "brush.line": 1}
-    assert runtime_gate(RewardConfig(), "ok", calls) != ()
-    lenient = RewardConfig(runtime_forbid_primitives=False, runtime_forbid_raw_graphics=False)
-    assert runtime_gate(lenient, "ok", calls) == ()
+    assert runtime_gate(GateConfig(), "ok", calls) != []
+    lenient = GateConfig(runtime_forbid_primitives=False, runtime_forbid_raw_graphics=False)
+    assert runtime_gate(lenient, "ok", calls) == []
     # No brush drawing call: refused when it finished, left to the error branch when it threw.
-    assert [c for c, _ in runtime_gate(RewardConfig(), "ok", {})] == ["runtime_no_brush_paint"]
-    assert runtime_gate(RewardConfig(), "js_error", {}) == ()
-    assert runtime_gate(RewardConfig(require_brush_paint=False), "frame_capped", {}) == ()
+    assert [c for c, _ in runtime_gate(GateConfig(), "ok", {})] == ["runtime_no_brush_paint"]
+    assert runtime_gate(GateConfig(), "js_error", {}) == []
+    assert runtime_gate(GateConfig(require_brush_paint=False), "frame_capped", {}) == []
     # Nothing measured (e.g. a render made before the accounting existed): no refusal, except
     # a harness violation, which always is one.
-    assert runtime_gate(RewardConfig(), "ok", None) == ()
+    assert runtime_gate(GateConfig(), "ok", None) == []
     assert runtime_gate(lenient, "harness_violation", None)[0][0] == "harness_violation"
-    with pytest.raises(ValueError, match="boolean"):
-        RewardConfig(require_brush_paint="yes")  # type: ignore[arg-type]
-    custom = RewardConfig(require_brush_paint=False)
-    assert RewardConfig.from_json(custom.to_json()) == custom
+    with pytest.raises(ValueError, match="bool"):
+        GateConfig(require_brush_paint="yes")  # type: ignore[arg-type]
+    custom = GateConfig(require_brush_paint=False)
+    assert GateConfig.from_json(custom.to_json()) == custom
+
+
+def test_the_run_time_rules_moved_from_the_reward_to_the_gate() -> None:
+    # A saved reward configuration that still carries a run-time rule says where it went.
+    for key in ("require_brush_paint", "canvas_size"):
+        with pytest.raises(ValueError, match="GateConfig"):
+            RewardConfig.from_dict({key: True})
 
 
 def test_the_canvas_size_is_checked_on_the_picture_read_back() -> None:
     brush = {"brush.line": 2}
-    assert runtime_gate(RewardConfig(), "ok", brush, CANVAS_SIZE) == ()
+    assert runtime_gate(GateConfig(), "ok", brush, CANVAS_SIZE) == []
     for size in ((64, 64), (1200, 1200), (600, 300)):
-        ((code, reason),) = runtime_gate(RewardConfig(), "ok", brush, size)
+        ((code, reason),) = runtime_gate(GateConfig(), "ok", brush, size)
         assert code == "runtime_canvas_size"
         assert f"{size[0]}x{size[1]}" in reason and "createCanvas(600, 600, WEBGL)" in reason
     # A render that did not finish is the error branch's; no size, no check; None turns it off.
-    assert runtime_gate(RewardConfig(), "js_error", brush, (64, 64)) == ()
-    assert runtime_gate(RewardConfig(), "frame_capped", brush, (64, 64)) != ()
-    assert runtime_gate(RewardConfig(), "ok", brush, None) == ()
-    assert runtime_gate(RewardConfig(canvas_size=None), "ok", brush, (64, 64)) == ()
-    assert runtime_gate(RewardConfig(canvas_size=(300, 200)), "ok", brush, (300, 200)) == ()
+    assert runtime_gate(GateConfig(), "js_error", brush, (64, 64)) == []
+    assert runtime_gate(GateConfig(), "frame_capped", brush, (64, 64)) != []
+    assert runtime_gate(GateConfig(), "ok", brush, None) == []
+    assert runtime_gate(GateConfig(canvas_size=None), "ok", brush, (64, 64)) == []
+    assert runtime_gate(GateConfig(canvas_size=(300, 200)), "ok", brush, (300, 200)) == []
     # It also refuses alongside the call accounting, and without any accounting.
-    codes = [c for c, _ in runtime_gate(RewardConfig(), "ok", {"ellipse": 1}, (64, 64))]
+    codes = [c for c, _ in runtime_gate(GateConfig(), "ok", {"ellipse": 1}, (64, 64))]
     assert codes == ["runtime_canvas_size", "runtime_primitives", "runtime_no_brush_paint"]
-    assert runtime_gate(RewardConfig(), "ok", None, (64, 64))[0][0] == "runtime_canvas_size"
+    assert runtime_gate(GateConfig(), "ok", None, (64, 64))[0][0] == "runtime_canvas_size"
 
 
 @pytest.mark.parametrize("size", [(600,), (0, 600), (600.0, 600), "600x600", (True, 600)])
 def test_a_bad_canvas_size_is_refused(size: object) -> None:
     with pytest.raises(ValueError, match="canvas_size"):
-        RewardConfig(canvas_size=size)  # type: ignore[arg-type]
+        GateConfig(canvas_size=size)  # type: ignore[arg-type]
 
 
 def test_the_canvas_size_round_trips_through_json() -> None:
-    assert RewardConfig().canvas_size == CANVAS_SIZE == (600, 600)
+    assert GateConfig().canvas_size == CANVAS_SIZE == (600, 600)
     for config in (
-        RewardConfig(),
-        RewardConfig(canvas_size=None),
-        RewardConfig(canvas_size=[8, 9]),
-    ):  # type: ignore[arg-type]
-        again = RewardConfig.from_json(config.to_json())
+        GateConfig(),
+        GateConfig(canvas_size=None),
+        GateConfig(canvas_size=[8, 9]),  # type: ignore[arg-type]
+    ):
+        again = GateConfig.from_json(config.to_json())
         assert again == config and hash(again) == hash(config)
-    assert RewardConfig(canvas_size=[8, 9]).canvas_size == (8, 9)  # type: ignore[arg-type]
+    assert GateConfig(canvas_size=[8, 9]).canvas_size == (8, 9)  # type: ignore[arg-type]

@@ -12,12 +12,11 @@ import pytest
 
 from sketch_env.catalog.references import load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
-from sketch_env.gate import gate_reply
+from sketch_env.gate import GateConfig, gate_reply
 from sketch_env.rewardcheck.check import run_reward_check
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS, remove_half_the_brush_calls
 from sketch_env.rewardcheck.hacks import HACKS, REFUSED_BY_GATE
 from sketch_env.rewardcheck.report import write_html
-from sketch_env.scoring.reward import RewardConfig
 from tests.conftest import GOOD_SKETCH
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,7 +126,7 @@ def test_a_canvas_of_another_size_is_refused_at_run_time(evaluator, renderer) ->
         assert rollout.reward.runtime_codes == ("runtime_canvas_size",)
         assert rollout.reward.reward == -1.0
     # Why the rule exists: left free, the small canvas outscores the same picture at full size.
-    free = Evaluator(renderer, "heuristic", reward_config=RewardConfig(canvas_size=None))
+    free = Evaluator(renderer, "heuristic", gate_config=GateConfig(canvas_size=None))
     loose_small, loose_right = free.evaluate_sync(sketches[:2], ["flowers"] * 2, 0)
     assert loose_small.reward.reward > loose_right.reward.reward
 

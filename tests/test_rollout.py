@@ -13,12 +13,12 @@ from PIL import Image
 from sketch_env.catalog.tasks import get_task
 from sketch_env.cli import main
 from sketch_env.evaluation import Evaluator
+from sketch_env.evaluation.runs import load_records
 from sketch_env.rollout.runner import (
     RolloutItem,
     items_from_pool,
     items_from_replies,
     items_from_sketches,
-    load_records,
     run_rollouts,
 )
 from tests.conftest import BARE_SKETCH, GOOD_SKETCH, SEEDED_SKETCH, require_chromium

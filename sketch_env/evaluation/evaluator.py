@@ -36,7 +36,7 @@ from sketch_env.scoring.heuristic import dark_mass_fraction
 from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine
 from sketch_env.scoring.spec import make_scorer
 
-__all__ = ["Evaluator"]
+__all__ = ["Evaluator", "Preview"]
 
 T = TypeVar("T")
 
@@ -48,6 +48,32 @@ def _sketch_error(render: Render) -> str | None:
         return None
     first = next((e for e in render.errors if not e.startswith("harness: attempt")), "")
     return f"{render.status.value}: {first}" if first else render.status.value
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A reply gated, rendered and checked at run time, but not scored (`Evaluator.preview`).
+
+    Args:
+        gate: The gate's verdict.
+        render: The render, or ``None`` when the gate refused the reply.
+        refusals: What the run-time check refuses of the render (empty: it would be scored).
+    """
+
+    gate: GateVerdict
+    render: Render | None
+    refusals: tuple[GateIssue, ...] = ()
+
+    @property
+    def would_be_scored(self) -> bool:
+        """Whether the reward would score this picture (gate and run-time check passed, and
+        the render finished with a picture)."""
+        return (
+            self.gate.passed
+            and self.render is not None
+            and self.render.has_picture
+            and not self.refusals
+        )
 
 
 @dataclass
@@ -336,6 +362,52 @@ class Evaluator:
         logger.error("scorer %s raised on a picture", self.scorer.name, exc_info=exc)
         return f"scorer {self.scorer.name} failed: {_describe(exc)}"
 
+    async def preview(
+        self, replies: Sequence[str | bytes], seeds: Sequence[int] | int = 0
+    ) -> list[Preview]:
+        """Gates, renders and checks replies at run time, without scoring them.
+
+        What a tool that lets a policy look at its picture needs (the MCP ``render`` tool):
+        the same gate, renderer and run-time rules as `evaluate`, and no scorer call.
+
+        Args:
+            replies: Model replies (fenced code or bare sketches).
+            seeds: One render seed per reply, or one for all.
+
+        Returns:
+            One `Preview` per reply, in order.
+
+        Raises:
+            ValueError: If a seed is not valid or the lengths differ.
+        """
+        return await self._on_renderer_loop(self._preview(replies, seeds))
+
+    async def _preview(
+        self, replies: Sequence[str | bytes], seeds: Sequence[int] | int
+    ) -> list[Preview]:
+        seed_list = seed_list_of(seeds, len(replies))
+        verdicts, renders, refusals = await self._gate_and_render(replies, seed_list)
+        return [
+            Preview(verdicts[i], renders.get(i), refusals.get(i, ()))
+            for i in range(len(replies))
+        ]
+
+    async def _gate_and_render(
+        self, replies: Sequence[str | bytes], seed_list: Sequence[int]
+    ) -> tuple[list[GateVerdict], dict[int, Render], dict[int, tuple[GateIssue, ...]]]:
+        """The gate, then every passing sketch rendered concurrently, then the run-time check."""
+        # Gating parses with tree-sitter (up to ~0.7 s for a 256 KiB reply): off the loop.
+        verdicts = await asyncio.gather(
+            *(asyncio.to_thread(gate_reply, reply, self.gate_config) for reply in replies)
+        )
+        to_render = [i for i, v in enumerate(verdicts) if v.passed and v.source is not None]
+        rendered = await asyncio.gather(
+            *(self.renderer.render(verdicts[i].source or "", seed=seed_list[i]) for i in to_render)
+        )
+        renders: dict[int, Render] = dict(zip(to_render, rendered, strict=True))
+        refusals = {i: runtime_check(render, self.gate_config) for i, render in renders.items()}
+        return list(verdicts), renders, refusals
+
     async def _evaluate(
         self,
         replies: Sequence[str | bytes],
@@ -349,16 +421,7 @@ class Evaluator:
             raise ValueError(
                 f"got {count} replies, {len(prompts)} prompts and {len(seed_list)} seeds"
             )
-        # Gating parses with tree-sitter (up to ~0.7 s for a 256 KiB reply): off the loop.
-        verdicts = await asyncio.gather(
-            *(asyncio.to_thread(gate_reply, reply, self.gate_config) for reply in replies)
-        )
-        to_render = [i for i, v in enumerate(verdicts) if v.passed and v.source is not None]
-        rendered = await asyncio.gather(
-            *(self.renderer.render(verdicts[i].source or "", seed=seed_list[i]) for i in to_render)
-        )
-        renders: dict[int, Render] = dict(zip(to_render, rendered, strict=True))
-        refusals = {i: runtime_check(render, self.gate_config) for i, render in renders.items()}
+        verdicts, renders, refusals = await self._gate_and_render(replies, seed_list)
         # Each picture is decoded once, here, and handed to the scorer, the dark-mass measure
         # and the front ends (Rollout.picture): it used to be decoded up to four times.
         decoded = await asyncio.gather(

@@ -75,11 +75,9 @@ td.pic img { width: 160px; height: 160px; object-fit: contain; background: #fff;
 .task { color: var(--muted); font-size: 12px; }
 .status { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px;
           background: #eee; white-space: nowrap; }
-.status-ok, .status-frame_capped { background: #e3f1e4; color: var(--ok); }
-.status-gate_failed, .status-js_error, .status-timeout, .status-unfinished,
-.status-no_canvas, .status-rejected, .status-memory_exceeded,
-.status-leftover_work { background: #fbe6e4; color: var(--bad); }
-.status-crashed, .status-infra_error { background: #fff1d6; color: var(--warn); }
+.kind-scored { background: #e3f1e4; color: var(--ok); }
+.kind-refused, .kind-sketch_error { background: #fbe6e4; color: var(--bad); }
+.kind-infrastructure { background: #fff1d6; color: var(--warn); }
 .comp { font-size: 12px; margin: 0; padding: 0; list-style: none; white-space: nowrap; }
 .comp li span { color: var(--muted); }
 .problems { font-size: 12px; max-width: 360px; }
@@ -201,6 +199,12 @@ def _status_of(record: Mapping[str, Any]) -> str:
     return RolloutStatus.from_record(record).value
 
 
+def _badge(status: str) -> str:
+    """A status as a coloured label; the colour is the status's kind (`RolloutStatus.kind`)."""
+    kind = RolloutStatus(status).kind
+    return f'<span class="status kind-{kind}">{_esc(status)}</span>'
+
+
 def _render_ms(render: Mapping[str, Any]) -> Any:
     # Records written before queue time was split out carry only the total (queueing included).
     return render.get("render_ms", render.get("elapsed_ms"))
@@ -295,7 +299,7 @@ def _row(record: Mapping[str, Any]) -> str:
         f'<td class="num">{_fmt(components.get("preference"))}</td>'
         f'<td class="num">{_fmt(components.get("coverage"), percent=True)}</td>'
         f'<td class="num">{_fmt(components.get("dark_mass"), percent=True)}</td>'
-        f'<td><span class="status status-{_esc(status)}">{_esc(status)}</span></td>'
+        f"<td>{_badge(status)}</td>"
         f'<td class="num">{_fmt(_render_ms(render), digits=0)}</td>'
         f'<td class="num">{_fmt(render.get("queue_ms"), digits=0)}</td>'
         f'<td class="num">{_esc(record.get("seed"))}</td>'
@@ -343,8 +347,7 @@ def _episodes(records: Sequence[Mapping[str, Any]]) -> str:
         cells = [
             f'<div class="turn">{_picture(r, _status_of(r))}'
             f"<div>turn {_esc(r.get('turn'))}: reward "
-            f'{_fmt(r.get("reward"))}</div><span class="status status-{_esc(_status_of(r))}">'
-            f"{_esc(_status_of(r))}</span></div>"
+            f'{_fmt(r.get("reward"))}</div>{_badge(_status_of(r))}</div>'
             for r in turns
         ]
         revision = turns[-1].get("revision") or {}
@@ -506,7 +509,7 @@ def _card(record: Mapping[str, Any], prefix: str) -> str:
         f'data-status="{_esc(status)}">'
         f"{_picture(record, status, prefix, lazy=True)}"
         f'<figcaption><div class="reward">{_fmt(record.get("reward"))}</div>'
-        f'<span class="status status-{_esc(status)}">{_esc(status)}</span>{source}'
+        f"{_badge(status)}{source}"
         f'<div class="facts">coverage {_fmt(components.get("coverage"), percent=True)}, '
         f"dark mass {_fmt(components.get('dark_mass'), percent=True)}</div>"
         f'<div class="facts">render {_fmt(_render_ms(render), digits=0)} ms, '

@@ -5,7 +5,8 @@ OpenEnv 0.10 serves MCP for an environment that has an ``mcp_server`` attribute 
 server): ``tools/list`` lists its tools and ``tools/call`` calls the tool's function with the
 request's arguments. Two tools, both stateless:
 
-- ``render``: gate and render a sketch; no score. The picture and what the browser said.
+- ``render``: gate, render and check a sketch at run time (`Evaluator.preview`); no score. The
+  picture, what the browser said, and what the run-time check refuses.
 - ``paint``: a one-step painting episode, exactly as HTTP ``POST /step``: gate, render, score,
   reward; the typed observation as a dict.
 
@@ -16,7 +17,6 @@ The episode-control tool is called ``paint``, not ``step``: OpenEnv reserves the
 
 from __future__ import annotations
 
-import asyncio
 import base64
 from collections.abc import Callable
 from typing import Any
@@ -27,7 +27,6 @@ from openenv.core.env_server.serialization import serialize_observation
 from sketch_env.env.environment import SketchEnvironment, check_seed
 from sketch_env.env.models import SketchAction
 from sketch_env.evaluation.evaluator import Evaluator
-from sketch_env.gate.check import gate_reply
 from sketch_env.server.http_step import paint_one_step
 
 __all__ = ["ServedSketchEnvironment", "build_mcp_server"]
@@ -65,20 +64,21 @@ def build_mcp_server(evaluator: Evaluator, factory: Callable[..., SketchEnvironm
         the bare source) without scoring it. Returns whether the gate passed (and why not),
         the render status, JavaScript errors, paint coverage and the PNG as base64."""
         SketchAction(sketch=sketch)  # the same length limit as a step
-        value = check_seed(seed)
-        verdict = await asyncio.to_thread(gate_reply, sketch, evaluator.gate_config)
-        if not verdict.passed or verdict.source is None:
+        (preview,) = await evaluator.preview([sketch], check_seed(seed))
+        verdict, picture = preview.gate, preview.render
+        if picture is None:
             return {
                 "gate_passed": False,
                 "gate_reasons": list(verdict.reasons),
                 "gate_codes": list(verdict.codes),
             }
-        picture = await asyncio.to_thread(evaluator.renderer.render_sync, verdict.source, value)
         png = picture.png if include_image else None
         return {
             "gate_passed": True,
             "gate_reasons": [],
             "gate_codes": [],
+            "runtime_reasons": [issue.message for issue in preview.refusals],
+            "runtime_codes": [issue.code for issue in preview.refusals],
             "render_status": picture.status.value,
             "js_errors": list(picture.errors),
             "coverage": picture.paint_fraction,

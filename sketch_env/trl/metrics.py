@@ -31,9 +31,7 @@ METRIC_PREFIX = "sketch"
 
 #: Rollout statuses counted as failures in the logged metrics (zeros included, so that every
 #: logging step has the same columns).
-_FAILURE_STATUSES = tuple(
-    s for s in RolloutStatus if s not in (RolloutStatus.OK, RolloutStatus.FRAME_CAPPED)
-)
+_FAILURE_STATUSES = tuple(s for s in RolloutStatus if s.is_failure)
 
 
 def log_batch(

@@ -60,7 +60,9 @@ def test_single_turn_episode(env, renderer):
     assert obs.scorer == "heuristic" and obs.score is not None
     assert obs.components.status == "ok"
     assert sum(obs.components.contributions.values()) == pytest.approx(obs.reward)
-    assert "Reward:" in obs.feedback and obs.image_png_b64 is None
+    # The policy reads the feedback: no score or reward in it unless asked for.
+    assert "Reward:" not in obs.feedback and "Score" not in obs.feedback
+    assert obs.image_png_b64 is None
     state = env.state
     assert state.step_count == 1 and state.done and state.rewards == [obs.reward]
     with pytest.raises(EpisodeError, match="episode is done"):
@@ -106,6 +108,22 @@ def test_multi_turn_reward_policies(renderer):
     lastp.step("no code")
     ended = lastp.step(SketchAction(sketch="nothing", final=True))
     assert ended.done and ended.terminated and ended.reward == -1.0 and ended.step == 2
+
+
+def test_feedback_policy_hides_scores_unless_asked_and_can_critique(renderer):
+    # One feedback policy for every front end: scores only on request; a critique instead of
+    # a report; the revision hint while revisions remain.
+    shown = SketchEnvironment(renderer=renderer, max_steps=2, show_scores=True)
+    shown.reset(task_id="flowers/pastel", seed=4)
+    report = shown.step(GOOD_SKETCH).feedback
+    assert f"Reward: {shown.state.last_reward:.3f}." in report and "Score (heuristic)" in report
+    assert "You may revise 1 more time(s)" in report
+    critic = SketchEnvironment(renderer=renderer, feedback="critique", revision_hint=None)
+    critic.reset(task_id="flowers/pastel", seed=4)
+    critique = critic.step("function setup() { createCanvas(600, 600, WEBGL); }").feedback
+    assert critique.startswith("The sketch was refused") and "Reward" not in critique
+    with pytest.raises(ValueError, match="feedback"):
+        SketchEnvironment(renderer=renderer, feedback="scores")
 
 
 def test_reset_choices_and_bad_input(env):

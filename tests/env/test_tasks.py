@@ -7,6 +7,7 @@ import json
 import pytest
 
 from sketch_env import RenderStatus, SketchRenderer
+from sketch_env.catalog import instructions as tasks_module
 from sketch_env.catalog.instructions import (
     EXAMPLE_SKETCH,
     POLICY_INSTRUCTIONS,
@@ -22,7 +23,6 @@ from sketch_env.catalog.tasks import (
     load_tasks,
     task_for_seed,
 )
-from sketch_env.env import tasks as tasks_module
 from sketch_env.scoring import GateConfig, gate_reply, known_brush_members
 from tests.conftest import require_chromium
 

@@ -20,6 +20,7 @@ import pytest
 from fake_judge_server import FakeJudgeServer, fake_mark, image_digest
 from PIL import Image
 
+from sketch_env.errors import InfrastructureError
 from sketch_env.gate import GateVerdict
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
 from sketch_env.scoring.judge import (
@@ -215,12 +216,16 @@ def test_unreachable_judge_is_unavailable_through_the_spec() -> None:
     assert time.monotonic() - started < 5
 
 
-def test_a_refused_request_is_a_setup_error_not_an_outage() -> None:
+def test_a_refused_request_is_not_retried_and_is_an_infrastructure_failure() -> None:
+    # A 4xx is not worth retrying; in an evaluation it costs the rollouts it hit (reward
+    # None, logged), never the whole batch: one picture the server refuses must not lose the
+    # other seven of its group (tests/judge/test_judge_end_to_end.py).
     with FakeJudgeServer("the-real-model") as fake:
         scorer = JudgeScorer(fake.base_url, "a-misspelt-model", **FAST)
         with pytest.raises(JudgeRequestError, match="does not exist") as info:
             judge(scorer, [painting(0.5)], [PROMPT])
-    assert not isinstance(info.value, ScorerUnavailableError)
+    assert isinstance(info.value, ScorerUnavailableError)
+    assert isinstance(info.value, InfrastructureError)
     assert len(fake.requests) == 1  # not retried
 
 
