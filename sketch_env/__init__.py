@@ -1,10 +1,14 @@
 """sketch_env: an RL environment in which a language model learns to paint with p5.brush code.
 
-The package is a map of the architecture: `sketch_env.render` (browsers, the page protocol,
-the `Render` result) and `sketch_env.scoring` (scorers, the reward) and `sketch_env.gate`
-(reply checks) at the bottom; `sketch_env.evaluation` (reply → gate → render → score →
-reward) in the middle; the front ends on top: `sketch_env.env` (OpenEnv and gymnasium),
-`sketch_env.server`, `sketch_env.trl`, `sketch_env.rollout`.
+The package is a map of the architecture (docs/design.md §9): `sketch_env.catalog` (tasks,
+reference pool, the policy's vocabulary and instructions) on the ground floor;
+`sketch_env.render` (browsers, the page protocol, the `Render` result), `sketch_env.gate`
+(reply checks, static and at run time) and `sketch_env.scoring` (scorers, the reward) above it;
+`sketch_env.evaluation` (reply → gate → render → score → reward, and its one configuration)
+in the middle; the front ends on top: `sketch_env.env` (OpenEnv and gymnasium),
+`sketch_env.server`, `sketch_env.trl`, `sketch_env.rollout`, `sketch_env.rewardcheck`,
+`sketch_env.pool`. Every exception raised on purpose derives from `SketchEnvError`; failures of
+the machine rather than the policy from `InfrastructureError`.
 
 Importing it is cheap: the names below load on first use, and ``sketch_env/Sketch-v0`` is
 registered with gymnasium by its string entry point, so ``gymnasium.make("sketch_env/Sketch-v0")``
@@ -18,22 +22,34 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sketch_env.env.environment import SketchEnvironment
+    from sketch_env.errors import InfrastructureError, SetupError, SketchEnvError
+    from sketch_env.evaluation.config import EvaluationConfig
     from sketch_env.evaluation.evaluator import Evaluator
+    from sketch_env.gate.verdict import GateConfig
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.render.config import RenderConfig
     from sketch_env.render.coverage import paint_fraction
     from sketch_env.render.renderer import SketchRenderer, shared_renderer
     from sketch_env.render.result import Render, RenderStatus
+    from sketch_env.scoring.base import ScorerUnavailableError
+    from sketch_env.scoring.reward import RewardConfig
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BackendUnavailableError",
     "BrowserNotFoundError",
+    "EvaluationConfig",
     "Evaluator",
+    "GateConfig",
+    "InfrastructureError",
     "Render",
     "RenderConfig",
     "RenderStatus",
+    "RewardConfig",
+    "ScorerUnavailableError",
+    "SetupError",
+    "SketchEnvError",
     "SketchEnvironment",
     "SketchRenderer",
     "__version__",
@@ -44,7 +60,14 @@ __all__ = [
 _HOME = {
     "BackendUnavailableError": "sketch_env.render.backends",
     "BrowserNotFoundError": "sketch_env.render.backends",
+    "EvaluationConfig": "sketch_env.evaluation.config",
     "Evaluator": "sketch_env.evaluation.evaluator",
+    "GateConfig": "sketch_env.gate.verdict",
+    "InfrastructureError": "sketch_env.errors",
+    "RewardConfig": "sketch_env.scoring.reward",
+    "ScorerUnavailableError": "sketch_env.scoring.base",
+    "SetupError": "sketch_env.errors",
+    "SketchEnvError": "sketch_env.errors",
     "Render": "sketch_env.render.result",
     "RenderConfig": "sketch_env.render.config",
     "RenderStatus": "sketch_env.render.result",

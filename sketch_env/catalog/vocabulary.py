@@ -17,6 +17,13 @@ from collections.abc import Mapping
 #: size: the same composition earned 9.37 at 64x64 against 6.50 at 600x600.
 CANVAS_SIZE = (600, 600)
 
+#: The largest reply (and sketch) a policy may send, in UTF-8 bytes: 256 KiB is ~50x a rich
+#: sketch. The one number every size limit derives from: the gate refuses larger replies with a
+#: reason (`GateConfig.max_reply_bytes`), the renderer refuses larger sources unrun
+#: (`RenderConfig.max_source_bytes`), and the wire models bound what a client can send
+#: (`sketch_env.env.models.MAX_ACTION_CHARS`).
+MAX_REPLY_BYTES = 256 * 1024
+
 #: p5.brush 1.x names, and what to write in 2.x instead (docs/design.md §3, p5.brush facts).
 BRUSH_RENAMED: Mapping[str, str] = {
     "bleed": "it was renamed: use brush.fillBleed(...)",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from openenv.core.env_server.types import Action, Observation, State
 from pydantic import BaseModel, ConfigDict, Field
 
-from sketch_env.gate.verdict import DEFAULT_MAX_REPLY_BYTES
+from sketch_env.catalog.vocabulary import MAX_REPLY_BYTES
 
 if TYPE_CHECKING:
     from sketch_env.scoring.reward import RewardBreakdown
@@ -34,10 +34,12 @@ __all__ = [
     "check_reward_policy",
 ]
 
-#: Hard cap on the action text, in characters. The gate already refuses replies over 256 KiB
-#: with a reason the policy can read; this cap (4x that, in characters) only bounds what a
-#: hostile client can make the server hold and parse.
-MAX_ACTION_CHARS = 4 * DEFAULT_MAX_REPLY_BYTES
+#: Hard cap on the action text, in characters, derived from the one reply limit
+#: (`sketch_env.catalog.vocabulary.MAX_REPLY_BYTES`). The gate refuses replies over that limit
+#: with a reason the policy can read; this transport bound (4x it, in characters) sits above it
+#: so that such a reply still reaches the gate, and only bounds what a hostile client can make
+#: the server hold and parse.
+MAX_ACTION_CHARS = 4 * MAX_REPLY_BYTES
 
 #: Largest side, in pixels, of the picture an observation carries (the canvas is 600x600).
 MAX_IMAGE_SIDE = 1024

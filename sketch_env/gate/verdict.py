@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from sketch_env.catalog.vocabulary import CANVAS_SIZE
+from sketch_env.catalog.vocabulary import CANVAS_SIZE, MAX_REPLY_BYTES
 from sketch_env.config import JsonConfig
 
-#: Replies larger than this (UTF-8 bytes) are refused unread: 256 KiB is ~50x a rich sketch.
-DEFAULT_MAX_REPLY_BYTES = 256 * 1024
+#: Replies larger than this (UTF-8 bytes) are refused unread (the vocabulary's limit).
+DEFAULT_MAX_REPLY_BYTES = MAX_REPLY_BYTES
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from sketch_env.catalog.vocabulary import MAX_REPLY_BYTES
 from sketch_env.config import JsonConfig
 from sketch_env.render.gl_backends import BACKEND_CHOICES, BackendName
 
@@ -78,7 +79,7 @@ class RenderConfig(JsonConfig):
     browser_path: str | None = None
     deadline_s: float = 30.0
     max_frames: int = 60
-    max_source_bytes: int = 256 * 1024
+    max_source_bytes: int = MAX_REPLY_BYTES
     max_canvas_side: int = 4096
     max_canvas_pixels: int = 2048 * 2048
     js_heap_mb: int = 512
