@@ -151,7 +151,7 @@ def test_a_missing_model_says_how_to_get_it_back(
 ) -> None:
     # A $SKETCH_ENV_VENDOR_DIR holding only a modified p5.js (as the LGPL allows) lacks the
     # models: the error says so and how to fix it.
-    from sketch_env.render import assets
+    from sketch_env.catalog import assets
     from sketch_env.scoring import reading
 
     (tmp_path / "p5.brush").mkdir()
