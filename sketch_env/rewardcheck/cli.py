@@ -296,12 +296,12 @@ def run_search_command(args: argparse.Namespace) -> int:
         title=f"Reward search — {report.scorer} on {report.backend}, seed {report.seed}, "
         f"{report.evaluations} evaluations, {report.seconds:.0f} s"
     )
-    for column in ("task", "references: n: min / median / max"):
-        table.add_column(column)
+    table.add_column("task", no_wrap=True)
+    table.add_column("refs: n: min / median / max", no_wrap=True)
     for mode in report.modes:
-        table.add_column(f"{mode} best")
+        table.add_column(f"{mode} best", justify="right")
     for column in ("best", "gap", "verdict"):
-        table.add_column(column)
+        table.add_column(column, justify="right", no_wrap=True)
     for row in search_summary_rows(report):
         table.add_row(*row)
     Console().print(table)
