@@ -194,6 +194,10 @@ def _usage(args: argparse.Namespace) -> dict[str, object]:
     return {"tasks": tasks, "modes": modes, "population": population, "seed": seed, "pool": pool}
 
 
+def _short(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def run_search_command(args: argparse.Namespace) -> int:
     """``reward-check --search N``: exit 0 when every task's gap is ≤ 0, 1 when the search beat
     a task's references, 2 on a usage or infrastructure error (one line naming the cause)."""
@@ -257,8 +261,16 @@ def run_search_command(args: argparse.Namespace) -> int:
     )
     bar = progress.add_task("search", total=None)
 
+    # Off a terminal (a log, CI) rich draws the bar only once it stops: a line per batch
+    # says how far a run of many minutes has got.
+    lines = not args.quiet and not console.is_terminal
+    started = _dt.datetime.now()
+
     def advance(done: int, total: int, label: str) -> None:
         progress.update(bar, completed=done, total=total, description=label)
+        if lines:
+            elapsed = (_dt.datetime.now() - started).total_seconds()
+            print(f"  {label}: {done}/{total} evaluations, {elapsed:.0f} s", file=sys.stderr)
 
     try:
         if args.renderer == "local":
@@ -312,6 +324,10 @@ def run_search_command(args: argparse.Namespace) -> int:
             f"references too: {shared}",
             highlight=False,
         )
+        for mode, run in task.runs.items():
+            best = " ".join(_short(g.best) for g in run.generations)
+            median = " ".join(_short(g.median) for g in run.generations)
+            console.print(f"  {mode}: best per generation {best}; median {median}", highlight=False)
     print(
         json.dumps(
             {
