@@ -338,7 +338,8 @@ def write_search_html(report: SearchReport, out_dir: str | Path, per_run: int = 
             f"<p>Prompt: <i>{html.escape(task.task.prompt)}</i>. References "
             f"min/median/max {_num(stats['min'])} / {_num(stats['median'])} / "
             f"{_num(stats['max'])}.</p>"
-            f"<p>Top {task.top} at their cap: {html.escape(maxed)}.<br>"
+            + "".join(f'<p class="warn">{html.escape(w)}</p>' for w in task.warnings())
+            + f"<p>Top {task.top} at their cap: {html.escape(maxed)}.<br>"
             f"At their cap in the references too: {html.escape(shared)}.</p>"
             f"{_trajectory_svg(task)}"
             f'<h3>References</h3><div class="row">{refs}</div>{"".join(runs)}</section>'
@@ -356,7 +357,7 @@ table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding
 .card ul {{ margin: 2px 0 6px; padding-left: 18px; font-size: 12px; }}
 .role {{ font-weight: 600; }} .reward {{ font-size: 16px; }}
 .id, .ops, .status {{ font-size: 11px; color: #666; }}
-li.cap {{ color: #b03a2e; font-weight: 600; }}
+li.cap {{ color: #b03a2e; font-weight: 600; }} .warn {{ color: #b03a2e; }}
 pre {{ font-size: 10px; max-height: 300px; overflow: auto; background: #f8f8f8; }}
 section {{ margin-top: 28px; border-top: 2px solid #ddd; }}
 </style></head><body>

@@ -1106,6 +1106,21 @@ class TaskSearch:
             return None
         return best.reward - median
 
+    def warnings(self) -> list[str]:
+        """What makes the baseline doubtful: references that did not end in a scored picture.
+
+        A reference that timed out earns the environment's penalty, which is what the reward
+        gives it but not what the painting is worth; on a loaded machine the heavy ones miss
+        the 30 s default deadline (measured: the peony bouquet, 6.3 s on a quiet machine, ran
+        past 30 s with the load average at 25 on 2 cores), so the figures say so.
+        """
+        return [
+            f"reference {r.id} ended {r.status} and earned {r.reward}: its reward is not the "
+            "painting's (a heavy sketch on a loaded machine: raise --deadline)"
+            for r in self.references
+            if r.status != "ok"
+        ]
+
     def saturation(self) -> list[TermSaturation]:
         """Which components and scorer terms the `top` candidates saturate, beside the
         references' means (`TermSaturation`)."""
@@ -1121,6 +1136,7 @@ class TaskSearch:
             "reference_rewards": self.reference_stats(),
             "best": best.to_dict(with_source=True) if best is not None else None,
             "gap": self.gap,
+            "warnings": self.warnings(),
             "saturation": [{**asdict(s), "saturated": s.saturated} for s in self.saturation()],
             "runs": {mode: run.to_dict(keep) for mode, run in self.runs.items()},
         }
