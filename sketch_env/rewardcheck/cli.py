@@ -316,18 +316,22 @@ def run_search_command(args: argparse.Namespace) -> int:
         table.add_column(column, justify="right", no_wrap=True)
     for row in search_summary_rows(report):
         table.add_row(*row)
-    Console().print(table)
+    # Off a terminal rich assumes 80 columns, too few for the table: give it what it needs.
+    screen = Console()
+    Console(width=max(screen.width, 132)).print(table)
     for task in report.tasks:
         maxed, shared = saturation_lines(task)
-        console.print(
+        lines = [
             f"{task.task.id}: top {task.top} at their cap: {maxed}; at their cap in the "
             f"references too: {shared}",
-            highlight=False,
-        )
+            *(f"  warning: {w}" for w in task.warnings()),
+        ]
         for mode, run in task.runs.items():
             best = " ".join(_short(g.best) for g in run.generations)
             median = " ".join(_short(g.median) for g in run.generations)
-            console.print(f"  {mode}: best per generation {best}; median {median}", highlight=False)
+            lines.append(f"  {mode}: best per generation {best}; median {median}")
+        for line in lines:
+            console.print(line, highlight=False, soft_wrap=True)
     print(
         json.dumps(
             {
