@@ -263,12 +263,12 @@ def run_search_command(args: argparse.Namespace) -> int:
 
     # Off a terminal (a log, CI) rich draws the bar only once it stops: a line per batch
     # says how far a run of many minutes has got.
-    lines = not args.quiet and not console.is_terminal
+    log_lines = not args.quiet and not console.is_terminal
     started = _dt.datetime.now()
 
     def advance(done: int, total: int, label: str) -> None:
         progress.update(bar, completed=done, total=total, description=label)
-        if lines:
+        if log_lines:
             elapsed = (_dt.datetime.now() - started).total_seconds()
             print(f"  {label}: {done}/{total} evaluations, {elapsed:.0f} s", file=sys.stderr)
 
