@@ -24,6 +24,7 @@ from sketch_env.rewardcheck.search import (
     SearchReport,
     compile_genome,
     crossover,
+    load_search_report,
     mutate_genome,
     mutate_source,
     random_genome,
@@ -209,6 +210,11 @@ def test_the_report_json_and_page_hold_what_is_promised(search) -> None:
         assert f'src="{c.image}"' in page
     assert "<script" not in page and "http" not in page.replace("http-equiv", "")
     assert f"{task.gap:+.2f}" in page and "<svg" in page
+    # Read back, the report draws the same page and keeps its figures (a run can be redrawn
+    # or compared with another reward's without searching again).
+    back = load_search_report(out / "report.json")
+    assert back.to_dict() == report.to_dict()
+    assert write_search_html(back, out).read_text() == page
 
 
 def test_a_bad_search_is_refused_before_anything_renders(evaluator) -> None:

@@ -42,7 +42,7 @@ def summary_rows(report: RewardCheckReport) -> list[tuple[str, str, str, str, st
 
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return f"{value + 0.0:.3f}"  # + 0.0: a penalty of -0.0 reads as 0.000
     return html.escape(str(value))
 
 
@@ -275,15 +275,21 @@ def _trajectory_svg(task: TaskSearch) -> str:
             f'<line x1="{pad}" x2="{width - pad}" y1="{y}" y2="{y}" stroke="#999" '
             'stroke-width="1.5"/>'
         )
-    legend = " ".join(
-        f'<tspan fill="{colours.get(m, "#555")}">{html.escape(m)}</tspan>' for m in series
+    legend = ", ".join(
+        f'<span style="color: {colours.get(m, "#555")}">{html.escape(m)}</span>' for m in series
+    )
+    labels = (
+        f'<text x="2" y="{pad + 4}" font-size="10">{high:.2f}</text>'
+        f'<text x="2" y="{height - pad + 4}" font-size="10">{low:.2f}</text>'
+        f'<text x="{pad}" y="{height - 8}" font-size="10">first generation</text>'
+        f'<text x="{width - pad - 70}" y="{height - 8}" font-size="10">last ({longest} in all)'
+        "</text>"
     )
     return (
-        f'<svg class="chart" width="{width}" height="{height}" role="img">'
-        f'<text x="{pad}" y="14" font-size="11">{legend}: best so far (solid), generation '
-        f"median (dashed); references median (grey). {low:.2f} to {high:.2f}</text>"
+        f'<svg class="chart" width="{width}" height="{height}" role="img">{labels}'
         + "".join(lines)
-        + "</svg>"
+        + f'</svg><p class="legend">{legend}: the best reward so far (solid) and each '
+        "generation's median (dashed); the references' median in grey.</p>"
     )
 
 
@@ -312,6 +318,11 @@ def write_search_html(report: SearchReport, out_dir: str | Path, per_run: int = 
         stats = task.reference_stats()
         maxed, shared = saturation_lines(task)
         refs = "".join(_search_card(r, "reference") for r in task.references)
+        winners = "".join(
+            _search_card(run.best, f"best of {mode}")
+            for mode, run in task.runs.items()
+            if run.best is not None
+        )
         runs = []
         for mode, run in task.runs.items():
             cards = "".join(
@@ -341,8 +352,8 @@ def write_search_html(report: SearchReport, out_dir: str | Path, per_run: int = 
             + "".join(f'<p class="warn">{html.escape(w)}</p>' for w in task.warnings())
             + f"<p>Top {task.top} at their cap: {html.escape(maxed)}.<br>"
             f"At their cap in the references too: {html.escape(shared)}.</p>"
-            f"{_trajectory_svg(task)}"
-            f'<h3>References</h3><div class="row">{refs}</div>{"".join(runs)}</section>'
+            f'<h3>The references beside the best found</h3><div class="row">{refs}{winners}'
+            f"</div>{_trajectory_svg(task)}{''.join(runs)}</section>"
         )
     verdict = "every gap ≤ 0" if report.passed else "search beat the references"
     page = f"""<!doctype html>

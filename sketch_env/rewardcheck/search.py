@@ -86,6 +86,7 @@ __all__ = [
     "TermSaturation",
     "compile_genome",
     "crossover",
+    "load_search_report",
     "mark_calls",
     "mutate_genome",
     "mutate_source",
@@ -918,11 +919,37 @@ class Candidate:
     genome: Genome | None = None
     image: str | None = None
     png: bytes | None = field(default=None, repr=False)
+    source_sha: str = ""
 
     @property
     def sha(self) -> str:
-        """The first 16 hex digits of the source's SHA-256."""
+        """The first 16 hex digits of the source's SHA-256 (as recorded, for a candidate read
+        back from a report without its source)."""
+        if self.source_sha and not self.source:
+            return self.source_sha
         return hashlib.sha256(self.source.encode("utf-8")).hexdigest()[:16]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Candidate:
+        """Reads back `to_dict`'s view (without the picture's bytes)."""
+        genome = data.get("genome")
+        return cls(
+            id=data["id"],
+            task_id=data["task_id"],
+            mode=data["mode"],
+            generation=data["generation"],
+            parents=tuple(data["parents"]),
+            ops=tuple(data["ops"]),
+            source=data.get("source") or "",
+            reward=data["reward"],
+            status=data["status"],
+            gate_passed=data["gate_passed"],
+            components=data["components"],
+            render_ms=data.get("render_ms"),
+            genome=_genome_from_dict(genome) if genome else None,
+            image=data.get("image"),
+            source_sha=data.get("sha", ""),
+        )
 
     def to_dict(self, *, with_source: bool = False) -> dict[str, Any]:
         """A JSON-ready view; the source (and genome) only when asked for."""
@@ -1136,6 +1163,8 @@ class TaskSearch:
             "reference_rewards": self.reference_stats(),
             "best": best.to_dict(with_source=True) if best is not None else None,
             "gap": self.gap,
+            "preference_cap": self.preference_cap,
+            "top": self.top,
             "warnings": self.warnings(),
             "saturation": [{**asdict(s), "saturated": s.saturated} for s in self.saturation()],
             "runs": {mode: run.to_dict(keep) for mode, run in self.runs.items()},
@@ -1202,10 +1231,71 @@ class SearchReport:
             "evaluations": self.evaluations,
             "reference_evaluations": self.reference_evaluations,
             "seconds": round(self.seconds, 1),
+            "keep": self.keep,
             "passed": self.passed,
             "gaps": {t.task.id: t.gap for t in self.tasks},
             "tasks": [t.to_dict(self.keep) for t in self.tasks],
         }
+
+
+def _genome_from_dict(data: dict[str, Any]) -> Genome:
+    r, g, b = data["background"]
+    p = [(c[0], c[1], c[2]) for c in data["palette"]]
+    marks = tuple(
+        Mark(**{**m, "points": tuple((x, y) for x, y in m["points"])}) for m in data["marks"]
+    )
+    return Genome((r, g, b), (p[0], p[1], p[2]), data["scale"], marks)
+
+
+def load_search_report(path: str | Path) -> SearchReport:
+    """Reads a report written by `write_search_json` back (to redraw its page or compare two
+    rewards' runs). Candidates outside each run's best ``keep`` come back without source.
+
+    Args:
+        path: The ``report.json``.
+
+    Returns:
+        The `SearchReport`.
+
+    Raises:
+        OSError: If the file cannot be read.
+        ValueError: If it is not a search report.
+    """
+    data = json.loads(Path(path).read_text("utf-8"))
+    if not isinstance(data, dict) or data.get("kind") != "reward-search":
+        raise ValueError(f"{path} is not a reward-search report")
+    report = SearchReport(
+        scorer=data["scorer"],
+        reward_config=data["reward_config"],
+        gate_config=data["gate_config"],
+        backend=data["backend"],
+        seed=data["seed"],
+        budget=data["budget"],
+        population=data["population"],
+        modes=tuple(data["modes"]),
+        seconds=data["seconds"],
+        keep=data.get("keep", 6),
+    )
+    for entry in data["tasks"]:
+        task = TaskSearch(
+            Task.from_dict(entry["task"]),
+            [Candidate.from_dict(r) for r in entry["references"]],
+            seconds=entry["seconds"],
+            preference_cap=entry.get("preference_cap", PREFERENCE_CAPS.get(data["scorer"])),
+            top=entry.get("top", 5),
+        )
+        for mode, run in entry["runs"].items():
+            task.runs[mode] = SearchRun(
+                task_id=run["task_id"],
+                mode=run["mode"],
+                budget=run["budget"],
+                population=run["population"],
+                candidates=[Candidate.from_dict(c) for c in run["candidates"]],
+                generations=[GenerationStats(**g) for g in run["generations"]],
+                seconds=run["seconds"],
+            )
+        report.tasks.append(task)
+    return report
 
 
 def write_search_json(report: SearchReport, path: str | Path) -> Path:
@@ -1413,7 +1503,7 @@ def _run_blind(
                 }
             )
         _record_generation(session, task, run, drafts, generation, keep)
-    run.seconds = time.perf_counter() - start
+    run.seconds = round(time.perf_counter() - start, 1)  # as reported
     return run
 
 
@@ -1456,7 +1546,7 @@ def _run_references(
                 }
             )
         _record_generation(session, task, run, drafts, generation, keep)
-    run.seconds = time.perf_counter() - start
+    run.seconds = round(time.perf_counter() - start, 1)  # as reported
     return run
 
 
@@ -1614,10 +1704,10 @@ def run_search(
                 result.runs[mode] = _run_references(
                     session, task, refs, share, population, rng, keep
                 )
-        result.seconds = time.perf_counter() - task_start
+        result.seconds = round(time.perf_counter() - task_start, 1)  # as reported
         report.tasks.append(result)
     report.backend = session.backend
     if out_dir is not None:
         _save_pictures(report, Path(out_dir))
-    report.seconds = time.perf_counter() - start
+    report.seconds = round(time.perf_counter() - start, 1)  # as reported
     return report
