@@ -1159,7 +1159,7 @@ class TaskSearch:
         return {
             "task": self.task.to_dict(),
             "seconds": round(self.seconds, 1),
-            "references": [r.to_dict(with_source=False) for r in self.references],
+            "references": [r.to_dict(with_source=True) for r in self.references],
             "reference_rewards": self.reference_stats(),
             "best": best.to_dict(with_source=True) if best is not None else None,
             "gap": self.gap,
