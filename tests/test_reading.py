@@ -98,7 +98,9 @@ def test_letters_in_a_column_or_scattered_are_read(name: str) -> None:
     assert heuristic_terms(rendered(name))["lettering_factor"] == pytest.approx(0.1)
 
 
-def stacked_columns(count: int = 20, size: int = 26, pitch: int = 30, rows: int = 24) -> Image.Image:
+def stacked_columns(
+    count: int = 20, size: int = 26, pitch: int = 30, rows: int = 24
+) -> Image.Image:
     """Columns of stacked letters across the picture: the shape that made reading unbounded
     (24 columns of brush letters took 14.7 s on one core before the budget)."""
     picture = Image.new("RGB", (600, 600), (245, 240, 228))

@@ -388,8 +388,7 @@ class Evaluator:
         seed_list = seed_list_of(seeds, len(replies))
         verdicts, renders, refusals = await self._gate_and_render(replies, seed_list)
         return [
-            Preview(verdicts[i], renders.get(i), refusals.get(i, ()))
-            for i in range(len(replies))
+            Preview(verdicts[i], renders.get(i), refusals.get(i, ())) for i in range(len(replies))
         ]
 
     async def _gate_and_render(

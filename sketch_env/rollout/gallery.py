@@ -347,7 +347,7 @@ def _episodes(records: Sequence[Mapping[str, Any]]) -> str:
         cells = [
             f'<div class="turn">{_picture(r, _status_of(r))}'
             f"<div>turn {_esc(r.get('turn'))}: reward "
-            f'{_fmt(r.get("reward"))}</div>{_badge(_status_of(r))}</div>'
+            f"{_fmt(r.get('reward'))}</div>{_badge(_status_of(r))}</div>"
             for r in turns
         ]
         revision = turns[-1].get("revision") or {}
