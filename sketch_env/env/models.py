@@ -114,6 +114,9 @@ class RewardComponents(BaseModel):
         dark_mass: The dark-mass fraction.
         dark_mass_penalty: The penalty subtracted (>= 0).
         pairwise_prob: The mean win probability against the references.
+        guard_factor: The product of the guards' factors (1: no guard fired).
+        guards: Each guard's factor in ``[0, 1]`` (near_blank, flat_mass, noise, palette,
+            composition, marks, lettering).
         sketch_error: The sketch's own failure, if any.
         infra_error: The infrastructure failure, if any.
         contributions: Weighted terms that sum to the reward.
@@ -137,6 +140,8 @@ class RewardComponents(BaseModel):
     dark_mass: float | None = None
     dark_mass_penalty: float | None = None
     pairwise_prob: float | None = None
+    guard_factor: float | None = None
+    guards: dict[str, float] = Field(default_factory=dict)
     sketch_error: str | None = None
     infra_error: str | None = None
     contributions: dict[str, float] = Field(default_factory=dict)
