@@ -80,6 +80,8 @@ _WEBSOCKET_PATHS = frozenset({"/ws", "/mcp"})
 _HTTP_STEP_PATHS = frozenset({"/step", "/mcp"})
 #: Longest error message relayed in full.
 _MAX_MESSAGE_CHARS = 1000
+#: JSON-RPC 2.0's "Parse error".
+_JSONRPC_PARSE_ERROR = -32700
 
 _CONNECTION: contextvars.ContextVar[_Connection | None] = contextvars.ContextVar(
     "sketch_env_connection", default=None
@@ -215,8 +217,10 @@ class _Connection:
             return await self._outcome(task)
         self._closed = True
         task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        # Waited for, not awaited: a cancellation of this handler itself must still get through.
+        await asyncio.wait({task})
+        if not task.cancelled():
+            task.exception()  # the step's own outcome has no one to go to
         logger.info(
             "%s: client %s went away before its reply; its step was cancelled",
             self._path,
@@ -293,7 +297,7 @@ class _WebSocketConnection(_Connection):
                 self._closed = True
                 self._close_code = int(message.get("code", 1005))
                 return message
-            refusal = _strict_refusal(message)
+            refusal = _strict_refusal(message, jsonrpc=self._path == "/mcp")
             if refusal is None:
                 return message
             # Answered here; the handler never sees the message and waits for the next.
@@ -349,19 +353,24 @@ class _WebSocketConnection(_Connection):
             )
 
 
-def _strict_refusal(message: Message) -> str | None:
-    """The error frame for a text message `check_json` refuses; ``None`` to pass it on."""
+def _strict_refusal(message: Message, jsonrpc: bool) -> str | None:
+    """The reply to a text message `check_json` refuses (a ``VALIDATION_ERROR`` frame, or on
+    ``/mcp`` a JSON-RPC parse error, as OpenEnv answers text that is not JSON there);
+    ``None`` to pass the message on."""
     text = message.get("text")
     if not isinstance(text, str):
         return None
     try:
         check_json(text)
     except StrictJSONError as exc:
-        errors = exc.errors()
+        reason = str(exc)[:_MAX_MESSAGE_CHARS]
+        if jsonrpc:
+            error = {"code": _JSONRPC_PARSE_ERROR, "message": f"Parse error: {reason}"}
+            return json.dumps({"jsonrpc": "2.0", "error": error, "id": None})
         data = {
-            "message": f"Invalid message: {str(exc)[:_MAX_MESSAGE_CHARS]}",
+            "message": f"Invalid message: {reason}",
             "code": "VALIDATION_ERROR",
-            "errors": errors,
+            "errors": exc.errors(),
         }
         return json.dumps({"type": "error", "data": data})
     except json.JSONDecodeError:

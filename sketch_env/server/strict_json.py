@@ -38,6 +38,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: Methods whose bodies are checked.
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+#: Bodies nobody parses as JSON. Anything else is JSON to some handler: FastAPI parses bodies
+#: typed ``application/json`` (or ``+json``), and OpenEnv's ``/mcp`` parses whatever it gets.
+_FORM_TYPES = (b"multipart/form-data", b"application/x-www-form-urlencoded")
 
 
 class StrictJSONError(ValueError):
@@ -171,8 +174,8 @@ class StrictJSONBodies:
     """ASGI middleware: HTTP request bodies that `check_json` refuses are answered 422.
 
     The body is read whole, checked, and handed on unchanged (one ``http.request`` message),
-    so the handler parses it as before. Bodies that are not JSON at all, and requests without
-    a body, pass untouched.
+    so the handler parses it as before. Bodies that are not JSON at all, form bodies, and
+    requests without a body pass untouched.
 
     Args:
         app: The ASGI app.
@@ -182,7 +185,7 @@ class StrictJSONBodies:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") not in _BODY_METHODS:
+        if scope["type"] != "http" or scope.get("method") not in _BODY_METHODS or _is_form(scope):
             await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []
@@ -212,6 +215,13 @@ class StrictJSONBodies:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _is_form(scope: Scope) -> bool:
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-type":
+            return bytes(value).lower().lstrip().startswith(_FORM_TYPES)
+    return False
 
 
 async def _refuse(send: Send, exc: StrictJSONError) -> None:

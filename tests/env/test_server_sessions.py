@@ -300,6 +300,23 @@ def test_websocket_messages_json_cannot_carry_are_refused_and_the_session_lives(
     _assert_no_traceback(server.log())
 
 
+def test_mcp_websocket_messages_json_cannot_carry_are_a_json_rpc_parse_error(server):
+    mcp_url = server.url.replace("http://", "ws://") + "/mcp"
+
+    async def scenario():
+        async with connect(mcp_url) as ws:
+            await ws.send('{"jsonrpc": "2.0", "method": "tools/list", "params": {"x": NaN}}')
+            refused = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            await ws.send(json.dumps({"jsonrpc": "2.0", "method": "tools/list", "id": 2}))
+            listed = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        return refused, listed
+
+    refused, listed = asyncio.run(scenario())
+    assert refused["error"]["code"] == -32700, refused
+    assert "params.x: NaN is not a JSON number" in refused["error"]["message"]
+    assert sorted(t["name"] for t in listed["result"]["tools"]) == ["paint", "render"]
+
+
 def test_ws_validation_reasons_reach_openenvs_client_and_ours(server):
     # OpenEnv's frame said only "Invalid message", which is all its clients show; the reasons
     # were in the frame's errors list.
