@@ -54,7 +54,9 @@ class StepLimits:
 
     Args:
         capacity: Steps evaluated at once. Default: twice the renderer's pool size, so each
-            browser has one step rendering and one being gated or scored beside it.
+            browser has one step rendering and one being gated or scored beside it (reasoned:
+            on the loaded 2-core VM, 2, 4 and 8 at 8 sessions were within the load's noise,
+            docs/performance.md).
         max_queued: Steps that may wait for one of those places. Default: ``max_sessions``,
             so sessions alone (one step each at a time) are never refused.
         max_http: One-step episodes outside sessions (HTTP ``POST /step``, MCP tool calls)
