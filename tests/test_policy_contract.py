@@ -108,5 +108,6 @@ def test_the_canvas_the_instructions_ask_for_is_the_one_the_reward_accepts() -> 
     assert call in POLICY_INSTRUCTIONS and call in EXAMPLE_SKETCH
     assert "any other size (or pixel density) is refused" in POLICY_INSTRUCTIONS
     assert RewardConfig().canvas_size == CANVAS_SIZE
-    assert runtime_gate(RewardConfig(), "ok", {"brush.line": 1}, CANVAS_SIZE) == ()
-    assert runtime_gate(RewardConfig(), "ok", {"brush.line": 1}, (width // 2, height)) != ()
+    painted = {"brush.line": 1, "brush:paint": 1}
+    assert runtime_gate(RewardConfig(), "ok", painted, CANVAS_SIZE) == ()
+    assert runtime_gate(RewardConfig(), "ok", painted, (width // 2, height)) != ()

@@ -271,23 +271,208 @@
     }
   }
 
+  // ---- provenance: which code made a call (docs/rendering.md, "Run-time accounting") ---------
+  // Every call the harness counts is attributed to the code that made it, read from a V8 stack
+  // trace. The Error machinery is locked here, before any other script exists: the sketch can
+  // neither read the harness's stack frames (prepareStackTrace hands CallSite objects to the
+  // harness only) nor shorten them (stackTraceLimit). Scripts are told apart by the SHA-256 of
+  // their source (CallSite.getScriptHash; Python computes the libraries' from the bytes it
+  // serves), which a sketch cannot give its own code: `//# sourceURL=` renames what a stack
+  // prints, not the script it came from (measured), and the frame's CSP forbids eval.
+  const SKETCH = 0; // the sketch (any script that is not a library, a built-in, the event loop)
+  const P5 = 1;
+  const BRUSH = 2;
+  const HARNESS = 3;
+  const captureStackTrace = ErrorCtor.captureStackTrace;
+  const errorToString = ErrorCtor.prototype.toString;
+  const getPrototypeOf = Object.getPrototypeOf;
+  let capturing = false;
+  function prepareStackTrace(error, frames) {
+    if (capturing) return frames;
+    // Everyone else gets V8's own format, so error messages keep their sketch.js:line:col.
+    let text;
+    try {
+      text = StringCtor(apply(errorToString, error, []));
+    } catch (_) {
+      text = "Error";
+    }
+    for (let i = 0; i < frames.length; i++) {
+      let where;
+      try {
+        where = StringCtor(apply(siteToString, frames[i], []));
+      } catch (_) {
+        where = "<unknown>";
+      }
+      text += "\n    at " + where;
+    }
+    return text;
+  }
+  // One capture before the lock gives the CallSite methods and the harness's own script hash.
+  const bootHolder = objectCreate(null);
+  defineProperty(ErrorCtor, "prepareStackTrace", {
+    value: (_, frames) => frames, writable: true, configurable: true,
+  });
+  captureStackTrace(bootHolder);
+  const bootFrames = bootHolder.stack;
+  const siteProto = getPrototypeOf(bootFrames[0]);
+  const siteHash = siteProto.getScriptHash;
+  const siteLine = siteProto.getLineNumber;
+  const siteColumn = siteProto.getColumnNumber;
+  const siteToString = siteProto.toString;
+  const selfHash = apply(siteHash, bootFrames[0], []);
+  const STACK_LIMIT = CONFIG.stackLimit;
+  const WALK_LIMIT = 12;
+  defineProperty(ErrorCtor, "prepareStackTrace", {
+    value: prepareStackTrace, writable: false, configurable: false, enumerable: false,
+  });
+  // stackTraceLimit stays a writable data property (V8 reads it as one: an accessor there gives
+  // no stack at all) that nobody can delete or turn into an accessor; the harness sets its own
+  // limit for each capture and puts the sketch's back. A sketch that makes it read-only, or
+  // overflows the stack, leaves the harness without frames, and then every call counts as the
+  // sketch's: it can only blind the harness against itself.
+  defineProperty(ErrorCtor, "stackTraceLimit", {
+    value: ErrorCtor.stackTraceLimit, writable: true, configurable: false, enumerable: true,
+  });
+  const p5Hash = CONFIG.provenance.hashes.p5;
+  const brushHash = CONFIG.provenance.hashes.brush;
+  // name@<library>:<line>:<column> for every place a library's source spells a name it calls.
+  const spelled = record();
+  for (let i = 0; i < CONFIG.provenance.sites.length; i++) {
+    const site = CONFIG.provenance.sites[i];
+    spelled[site[1] + "@" + (site[0] === "p5" ? P5 : BRUSH) + ":" + site[2] + ":" + site[3]] = true;
+  }
+  function kindOf(frame) {
+    const hash = apply(siteHash, frame, []);
+    if (hash === selfHash) return HARNESS;
+    if (hash === p5Hash) return P5;
+    if (hash === brushHash) return BRUSH;
+    return SKETCH;
+  }
+  // The stack below `top` (a wrapper: its caller is frames[0]), at most `limit` frames.
+  function stackNow(limit, top) {
+    const holder = objectCreate(null);
+    const saved = ErrorCtor.stackTraceLimit;
+    ErrorCtor.stackTraceLimit = limit; // throws if the sketch froze it: the caller fails closed
+    capturing = true;
+    try {
+      captureStackTrace(holder, top);
+      return holder.stack;
+    } finally {
+      capturing = false;
+      ErrorCtor.stackTraceLimit = saved;
+    }
+  }
+
+  // The wrappers running right now, innermost last, each with its owner: a library call made
+  // inside one (p5's rect drawing through WebGL) belongs to whoever made the outer call.
+  const openOwner = record();
+  const openNeutral = record();
+  let open = 0;
+  // What attribute() answers: the first two are the sketch's doing and count.
+  const DIRECT = 1; // the sketch called it (or handed it to a library, which called it for it)
+  const VIA_P5 = 2; // the sketch called p5 code the harness does not wrap, which called it
+  const NESTED = 3; // inside a wrapped call the sketch made: that call was counted, or allowed
+  const NEUTRAL_DRAW = 4; // a p5 drawing call inside an allowed one (background(img) -> image)
+  const LIBRARY = 5; // p5.brush's own work, or p5's for itself
+  let brushOwned = false; // set by attribute(): the work is p5.brush's
+  function enclosing(drawing) {
+    if (open === 0) {
+      brushOwned = false;
+      return LIBRARY; // harness code, not a wrapper (a lifecycle hook, run()): p5's own
+    }
+    const owner = openOwner[open - 1];
+    brushOwned = owner === BRUSH;
+    if (owner !== SKETCH) return LIBRARY;
+    return drawing && openNeutral[open - 1] === true ? NEUTRAL_DRAW : NESTED;
+  }
+  // Who made the call to the wrapped function `name` that is running now, as `top` (the
+  // wrapper). `drawing`: it is a p5 drawing or raw-graphics function (one an allowed p5 call
+  // must not make on the sketch's behalf). Most calls are decided by their caller alone, from
+  // a one-frame stack; only p5's calls need the frames below (measured on the reference pool and
+  // the honest-use sketches of the tests: the first frame that is not p5's is at most 8 frames
+  // below the caller, within WALK_LIMIT).
+  function attribute(name, drawing, top) {
+    brushOwned = false;
+    let frames;
+    try {
+      frames = stackNow(1, top);
+    } catch (_) {
+      return DIRECT; // no stack (an overflow, a frozen stackTraceLimit): fail closed
+    }
+    if (frames.length === 0) return DIRECT; // called straight from the event loop
+    const caller = frames[0];
+    const kind = kindOf(caller);
+    if (kind === SKETCH) return DIRECT;
+    if (kind === HARNESS) return enclosing(drawing);
+    // A library's own calls are made where its source spells the name. Anywhere else it calls
+    // something the sketch gave it (a field generator, a tip, a valueOf coerced in arithmetic):
+    // the sketch's call. p5 also dispatches by computed name (`this._renderer[func](...)` for
+    // its text functions), which is p5's own work only inside a call the sketch itself made.
+    const here = spelled[name + "@" + kind + ":" + apply(siteLine, caller, []) + ":" +
+      apply(siteColumn, caller, [])] === true;
+    if (kind === BRUSH) {
+      if (!here) return DIRECT;
+      brushOwned = true;
+      return LIBRARY;
+    }
+    // p5 called it for someone: the first frame below p5's says who (a short look first).
+    for (let limit = WALK_LIMIT; ; limit = STACK_LIMIT) {
+      try {
+        frames = stackNow(limit, top);
+      } catch (_) {
+        return DIRECT;
+      }
+      const n = frames.length;
+      for (let j = 1; j < n; j++) {
+        const below = kindOf(frames[j]);
+        if (below === P5) continue;
+        if (below === HARNESS) {
+          if (!here && (open === 0 || openOwner[open - 1] !== SKETCH)) return DIRECT;
+          return enclosing(drawing);
+        }
+        if (below === BRUSH && here) {
+          brushOwned = true;
+          return LIBRARY;
+        }
+        return here ? VIA_P5 : DIRECT;
+      }
+      // Only p5 below: p5's own work from the event loop. A stack cut short is looked at again
+      // in full, and at the full limit counts as the sketch's (fail closed).
+      if (!here) return DIRECT;
+      if (n < limit) return LIBRARY;
+      if (limit === STACK_LIMIT) return VIA_P5;
+    }
+  }
+  function ownerOf(who) {
+    if (who === LIBRARY) return brushOwned ? BRUSH : P5;
+    return SKETCH;
+  }
+  // Runs `original` as a wrapped call owned by `who`'s owner.
+  function enter(who, neutral, original, self, args) {
+    openOwner[open] = ownerOf(who);
+    openNeutral[open] = neutral;
+    open += 1;
+    try {
+      return apply(original, self, args);
+    } finally {
+      open -= 1;
+    }
+  }
+
   // ---- runtime accounting of drawing APIs (docs/rendering.md) ---------------------------------
   // Which drawing APIs the sketch called, counted by wrappers installed before the sketch runs
-  // (on p5.prototype, p5.Graphics.prototype, the renderers, p5.brush and the canvas
-  // prototypes), so aliases (`const e = ellipse`, `window.ellipse`, `g.ellipse` on a
-  // createGraphics buffer) reach the same counter. A call counts only when the sketch makes it:
-  // p5's own nested calls run inside an outer wrapper (apiDepth > 0), and p5.brush's internals
-  // (it composites with p5's rect/image and reads drawingContext) run inside a brush call or a
-  // brush hook (libraryDepth > 0), where only names p5.brush never uses itself still count.
+  // (on p5.prototype, p5.Graphics.prototype, the renderers, p5.brush, the canvas prototypes and
+  // the WebGL and 2D contexts), so aliases (`const e = ellipse`, `window.ellipse`, `g.ellipse`
+  // on a createGraphics buffer, a raw context's `gl.clear`) reach the same counter. Each call is
+  // attributed to the code that made it (above): sketch code counts wherever it runs, also
+  // inside a p5.brush call (a valueOf of an argument, a field generator, a custom tip), and the
+  // libraries' own use of p5 does not.
   const counts = record();
-  const brushInternal = record();
-  for (let i = 0; i < CONFIG.api.brushInternal.length; i++) brushInternal[CONFIG.api.brushInternal[i]] = true;
-  let apiDepth = 0;
-  let libraryDepth = 0;
-  function tally(name) {
-    if (apiDepth > 0) return;
-    if (libraryDepth > 0 && brushInternal[name] === true) return;
-    counts[name] = (counts[name] || 0) + 1;
+  function bump(key) {
+    if (state.ran) counts[key] = (counts[key] || 0) + 1;
+  }
+  function counted(who) {
+    return who === DIRECT || who === VIA_P5 || who === NEUTRAL_DRAW;
   }
   function lockValue(target, name, value, enumerable) {
     try {
@@ -296,21 +481,18 @@
       // Not configurable (already locked): the earlier wrapper stays.
     }
   }
-  // A p5 function the sketch may call: counted under `key` (null: not counted), and everything
-  // it calls runs one level deeper.
-  function wrapApi(target, name, key) {
+  // A function of p5 or p5.brush: counted under `key` (null: never) when the sketch makes the
+  // call; `drawing` as for attribute(); `neutral`: an allowed call that draws for itself.
+  function wrapCall(target, name, key, drawing, neutral) {
     const desc = target ? getOwnPropertyDescriptor(target, name) : undefined;
     if (!desc || typeof desc.value !== "function") return;
     const original = desc.value;
-    lockValue(target, name, function () {
-      if (key !== null) tally(key);
-      apiDepth += 1;
-      try {
-        return apply(original, this, arguments);
-      } finally {
-        apiDepth -= 1;
-      }
-    }, desc.enumerable);
+    const wrapper = function () {
+      const who = attribute(name, drawing, wrapper);
+      if (key !== null && counted(who)) bump(key);
+      return enter(who, neutral, original, this, arguments);
+    };
+    lockValue(target, name, wrapper, desc.enumerable);
   }
   function wrapGetter(target, name, key) {
     const desc = target ? getOwnPropertyDescriptor(target, name) : undefined;
@@ -320,14 +502,10 @@
       defineProperty(target, name, {
         configurable: false,
         enumerable: desc.enumerable,
-        get() {
-          tally(key);
-          apiDepth += 1;
-          try {
-            return apply(original, this, []);
-          } finally {
-            apiDepth -= 1;
-          }
+        get: function getter() {
+          const who = attribute(name, true, getter);
+          if (counted(who)) bump(key);
+          return enter(who, false, original, this, []);
         },
         set: desc.set,
       });
@@ -335,26 +513,76 @@
       // Already locked.
     }
   }
-  // Library code (a p5.brush call, an addon hook that was there before the sketch): counted
-  // under `key` when the sketch calls it directly, and p5 calls inside it are the library's.
-  function libraryCall(original, key) {
-    return function () {
-      if (key !== null && libraryDepth === 0) counts[key] = (counts[key] || 0) + 1;
-      const saved = apiDepth;
-      apiDepth = 0;
-      libraryDepth += 1;
-      try {
-        return apply(original, this, arguments);
-      } finally {
-        libraryDepth -= 1;
-        apiDepth = saved;
-      }
-    };
+
+  // The context p5's createCanvas made for the sketch (see deterministicGetContext): a draw
+  // p5.brush makes on it, into the canvas itself (no framebuffer bound), is paint.
+  let sketchGL = null;
+  const glDraws = record();
+  for (let i = 0; i < CONFIG.api.webglDraws.length; i++) glDraws[CONFIG.api.webglDraws[i]] = true;
+  let sketchGetParameter = null; // the getParameter of sketchGL's own kind (WebGL 1 or 2)
+  const glProtos = [];
+  if (typeof WebGLRenderingContext === "function") glProtos[glProtos.length] = WebGLRenderingContext.prototype;
+  if (typeof WebGL2RenderingContext === "function") glProtos[glProtos.length] = WebGL2RenderingContext.prototype;
+  const getParameterGL1 = typeof WebGLRenderingContext === "function" ? WebGLRenderingContext.prototype.getParameter : null;
+  const getParameterGL2 = typeof WebGL2RenderingContext === "function" ? WebGL2RenderingContext.prototype.getParameter : null;
+  const FRAMEBUFFER_BINDING = 0x8ca6; // FRAMEBUFFER_BINDING (1), DRAW_FRAMEBUFFER_BINDING (2)
+  function paintsCanvas(gl) {
+    try {
+      return gl === sketchGL && apply(sketchGetParameter, gl, [FRAMEBUFFER_BINDING]) === null;
+    } catch (_) {
+      return false;
+    }
   }
-  function wrapLibrary(target, name, key) {
+  // A context method that changes pixels: counted as `prefix.name` when the sketch calls it.
+  function wrapContext(target, name, prefix) {
     const desc = target ? getOwnPropertyDescriptor(target, name) : undefined;
     if (!desc || typeof desc.value !== "function") return;
-    lockValue(target, name, libraryCall(desc.value, key), desc.enumerable);
+    const original = desc.value;
+    const key = prefix + "." + name;
+    const draw = prefix === "webgl" && glDraws[name] === true;
+    const wrapper = function () {
+      const who = attribute(name, false, wrapper);
+      if (counted(who)) {
+        bump(key);
+      } else if (draw && who === LIBRARY && brushOwned && paintsCanvas(this)) {
+        bump(CONFIG.api.brushPaint);
+      }
+      return enter(who, false, original, this, arguments);
+    };
+    lockValue(target, name, wrapper, desc.enumerable);
+  }
+  for (let p = 0; p < glProtos.length; p++) {
+    for (let i = 0; i < CONFIG.api.webglPaint.length; i++) wrapContext(glProtos[p], CONFIG.api.webglPaint[i], "webgl");
+  }
+  const protos2d = [];
+  if (typeof CanvasRenderingContext2D === "function") protos2d[protos2d.length] = CanvasRenderingContext2D.prototype;
+  if (typeof OffscreenCanvasRenderingContext2D === "function") protos2d[protos2d.length] = OffscreenCanvasRenderingContext2D.prototype;
+  for (let p = 0; p < protos2d.length; p++) {
+    for (let i = 0; i < CONFIG.api.context2dPaint.length; i++) wrapContext(protos2d[p], CONFIG.api.context2dPaint[i], "2d");
+  }
+  if (typeof ImageBitmapRenderingContext === "function") {
+    for (let i = 0; i < CONFIG.api.bitmapPaint.length; i++) wrapContext(ImageBitmapRenderingContext.prototype, CONFIG.api.bitmapPaint[i], "bitmap");
+  }
+  // Extensions hand out objects of their own with draw calls (ANGLE_instanced_arrays,
+  // WEBGL_multi_draw...): theirs are wrapped on the object as it is handed out.
+  const extensionDone = new WeakSet();
+  const weakHas = WeakSet.prototype.has;
+  const weakAdd = WeakSet.prototype.add;
+  for (let p = 0; p < glProtos.length; p++) {
+    const desc = getOwnPropertyDescriptor(glProtos[p], "getExtension");
+    if (!desc || typeof desc.value !== "function") continue;
+    const original = desc.value;
+    lockValue(glProtos[p], "getExtension", function () {
+      const ext = apply(original, this, arguments);
+      if (ext !== null && typeof ext === "object" && !apply(weakHas, extensionDone, [ext])) {
+        apply(weakAdd, extensionDone, [ext]);
+        const proto = getPrototypeOf(ext);
+        for (let i = 0; i < CONFIG.api.webglExtensionDraws.length; i++) {
+          wrapContext(proto, CONFIG.api.webglExtensionDraws[i], "webgl");
+        }
+      }
+      return ext;
+    }, desc.enumerable);
   }
 
   function instrument(P) {
@@ -362,45 +590,33 @@
     const protos = [P.prototype, P.Graphics ? P.Graphics.prototype : null];
     const renderers = [P.Renderer, P.Renderer2D, P.RendererGL, P.Renderer3D];
     for (let r = 0; r < renderers.length; r++) {
-      // The renderers are p5's internals, reachable as _renderer: calls p5 makes to them run
-      // inside a wrapped p5 function, a direct call from the sketch counts like the p5 one.
+      // The renderers are p5's internals, reachable as _renderer: calls p5 makes to them are
+      // p5's, a direct call from the sketch counts like the p5 one.
       const proto = typeof renderers[r] === "function" ? renderers[r].prototype : null;
-      for (let i = 0; i < api.primitives.length; i++) wrapApi(proto, api.primitives[i], api.primitives[i]);
+      for (let i = 0; i < api.primitives.length; i++) wrapCall(proto, api.primitives[i], api.primitives[i], true, false);
     }
     for (let j = 0; j < protos.length; j++) {
       const proto = protos[j];
-      for (let i = 0; i < api.primitives.length; i++) wrapApi(proto, api.primitives[i], api.primitives[i]);
-      for (let i = 0; i < api.rawCalls.length; i++) wrapApi(proto, api.rawCalls[i], api.rawCalls[i]);
-      for (let i = 0; i < api.neutral.length; i++) wrapApi(proto, api.neutral[i], null);
+      for (let i = 0; i < api.primitives.length; i++) wrapCall(proto, api.primitives[i], api.primitives[i], true, false);
+      for (let i = 0; i < api.rawCalls.length; i++) wrapCall(proto, api.rawCalls[i], api.rawCalls[i], true, false);
+      for (let i = 0; i < api.neutral.length; i++) wrapCall(proto, api.neutral[i], null, false, true);
       wrapGetter(proto, "drawingContext", "drawingContext");
     }
-    // p5.brush replaced push/pop (it flushes buffered strokes there): library code.
-    for (let i = 0; i < api.libraryMethods.length; i++) wrapLibrary(P.prototype, api.libraryMethods[i], null);
+    // p5.brush replaced push/pop (it flushes buffered strokes there): locked, not counted.
+    for (let i = 0; i < api.libraryMethods.length; i++) wrapCall(P.prototype, api.libraryMethods[i], null, false, false);
     const brush = window.brush;
     if (brush !== null && typeof brush === "object") {
       for (let i = 0; i < api.brushDraw.length; i++) {
-        wrapLibrary(brush, api.brushDraw[i], "brush." + api.brushDraw[i]);
+        wrapCall(brush, api.brushDraw[i], "brush." + api.brushDraw[i], false, false);
       }
-      for (let i = 0; i < api.brushOther.length; i++) wrapLibrary(brush, api.brushOther[i], null);
+      for (let i = 0; i < api.brushOther.length; i++) wrapCall(brush, api.brushOther[i], null, false, false);
       const classes = ["Plot", "Polygon"];
       for (let c = 0; c < classes.length; c++) {
         const cls = brush[classes[c]];
         const proto = typeof cls === "function" ? cls.prototype : null;
         for (let i = 0; i < api.brushObjectDraw.length; i++) {
           const m = api.brushObjectDraw[i];
-          wrapLibrary(proto, m, "brush." + classes[c] + "." + m);
-        }
-      }
-    }
-    // Hooks registered before the sketch (p5's own, p5.brush's flush) are library code.
-    const hooks = P.lifecycleHooks;
-    if (hooks !== null && typeof hooks === "object") {
-      const names = objectKeys(hooks);
-      for (let n = 0; n < names.length; n++) {
-        const list = hooks[names[n]];
-        if (!list || typeof list.length !== "number") continue;
-        for (let i = 0; i < list.length; i++) {
-          if (typeof list[i] === "function") list[i] = libraryCall(list[i], null);
+          wrapCall(proto, m, "brush." + classes[c] + "." + m, false, false);
         }
       }
     }
@@ -434,20 +650,27 @@
   // readable after the frame that drew it.
   const glTypes = { webgl: true, webgl2: true, "experimental-webgl": true };
   function deterministicGetContext(type, attributes) {
-    if (creatingCanvas && sketchCanvas === null) {
-      // The first canvas given a context while p5's own createCanvas runs for the sketch's
-      // instance is the one p5 draws the sketch into.
-      sketchCanvas = this;
-    } else if (!creatingCanvas) {
-      tally("getContext");
-    }
+    const who = attribute("getContext", false, deterministicGetContext);
+    let context;
     if (glTypes[type] === true) {
       const attrs = assign({}, attributes || {});
       attrs.antialias = CONFIG.antialias;
       attrs.preserveDrawingBuffer = true;
-      return apply(getContext, this, [type, attrs]);
+      context = apply(getContext, this, [type, attrs]);
+    } else {
+      context = apply(getContext, this, [type, attributes]);
     }
-    return apply(getContext, this, [type, attributes]);
+    if (creatingCanvas && sketchCanvas === null && (who === NESTED || who === LIBRARY)) {
+      // The first canvas p5's own createCanvas gives a context while it runs for the sketch's
+      // instance is the one p5 draws the sketch into. A context the sketch asks for meanwhile
+      // (from a valueOf of createCanvas's arguments) is its own, and counts.
+      sketchCanvas = this;
+      sketchGL = glTypes[type] === true ? context : null;
+      sketchGetParameter = type === "webgl2" ? getParameterGL2 : getParameterGL1;
+    } else if (counted(who)) {
+      bump("getContext");
+    }
+    return context;
   }
 
   function lock(target, name, value) {
@@ -461,7 +684,7 @@
   lock(canvasProto, "getContext", deterministicGetContext);
   if (offscreenProto !== null) {
     lock(offscreenProto, "getContext", function getContext() {
-      tally("getContext");
+      if (counted(attribute("getContext", false, getContext))) bump("getContext");
       return apply(offscreenGetContext, this, arguments);
     });
   }
@@ -530,8 +753,9 @@
 
   // Runs p5's createCanvas/setAttributes for the sketch's instance and records the canvas p5
   // gives a context to while it runs (setAttributes on WEBGL makes a new canvas).
-  function canvasMaker(original, isCreate, fixArgs) {
-    return function () {
+  function canvasMaker(name, original, isCreate, fixArgs) {
+    const wrapper = function () {
+      const who = attribute(name, false, wrapper);
       const mine = instance !== null && this === instance;
       if (isCreate) {
         if (state.defaultCanvasPending) {
@@ -541,22 +765,27 @@
         }
       }
       const before = sketchCanvas;
+      const beforeGL = sketchGL;
+      const beforeGetParameter = sketchGetParameter;
       const wasCreating = creatingCanvas;
       if (mine) {
         sketchCanvas = null;
         creatingCanvas = true;
       }
-      apiDepth += 1;
       try {
-        return apply(original, this, fixArgs ? fixArgs(arguments) : arguments);
+        return enter(who, true, original, this, fixArgs ? fixArgs(arguments) : arguments);
       } finally {
-        apiDepth -= 1;
         if (mine) {
           creatingCanvas = wasCreating;
-          if (sketchCanvas === null) sketchCanvas = before;
+          if (sketchCanvas === null) {
+            sketchCanvas = before;
+            sketchGL = beforeGL;
+            sketchGetParameter = beforeGetParameter;
+          }
         }
       }
     };
+    return wrapper;
   }
 
   function addon(p5, fn, lifecycles) {
@@ -564,7 +793,7 @@
     // p5 makes a default 100x100 2D canvas right after presetup; any later createCanvas call is
     // the sketch's own. Knowing which lets the harness say "use WEBGL" only when it applies.
     // Multisampling stays off for the canvas and p5's framebuffers (see deterministicGetContext).
-    lockValue(fn, "setAttributes", canvasMaker(fn.setAttributes, false, (args) => {
+    lockValue(fn, "setAttributes", canvasMaker("setAttributes", fn.setAttributes, false, (args) => {
       const key = args[0];
       if (key !== null && typeof key === "object") {
         const attrs = assign({}, key);
@@ -573,7 +802,7 @@
       }
       return [key, key === "antialias" ? CONFIG.antialias : args[1]];
     }), true);
-    lockValue(fn, "createCanvas", canvasMaker(fn.createCanvas, true, null), true);
+    lockValue(fn, "createCanvas", canvasMaker("createCanvas", fn.createCanvas, true, null), true);
     lifecycles.presetup = function () {
       if (!isGenuine(this) || state.phase === "done") return;
       instance = this;

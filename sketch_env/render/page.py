@@ -33,7 +33,7 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from sketch_env.render.api_calls import harness_table
+from sketch_env.render.api_calls import attributed_names, harness_table
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.host import (
@@ -43,6 +43,7 @@ from sketch_env.render.host import (
     InfrastructureError,
     SketchFrame,
 )
+from sketch_env.render.provenance import harness_provenance
 from sketch_env.render.readback import MAX_ERROR_CHARS, MAX_ERRORS, HarnessReport
 from sketch_env.render.result import Render, RenderStatus
 
@@ -54,6 +55,10 @@ MIN_PAINT_FOR_UNFINISHED = 0.0005
 
 #: Libraries load under this fixed seed; ``run(seed)`` reseeds before the sketch runs.
 LIBRARY_SEED = 0x5EED
+
+#: ``Error.stackTraceLimit`` in every frame, locked by the harness (it attributes calls from
+#: stack frames, docs/rendering.md "Run-time accounting").
+STACK_LIMIT = 32
 
 
 @cache
@@ -83,6 +88,8 @@ def harness_script(config: RenderConfig, binding: str) -> str:
         "sketchUrl": SKETCH_PATH,
         "binding": binding,
         "api": harness_table(),
+        "provenance": harness_provenance(attributed_names()),
+        "stackLimit": STACK_LIMIT,
     }
     return _harness_template().replace("__CONFIG__", json.dumps(values))
 

@@ -63,7 +63,12 @@ from typing import Any, TypedDict
 from sketch_env.config import JsonConfig
 from sketch_env.gate import GateVerdict
 from sketch_env.gate.policy import CANVAS_SIZE
-from sketch_env.render.api_calls import brush_draw_calls, primitive_calls, raw_graphics_calls
+from sketch_env.render.api_calls import (
+    brush_draw_calls,
+    brush_paint,
+    primitive_calls,
+    raw_graphics_calls,
+)
 from sketch_env.scoring.base import Score
 
 __all__ = [
@@ -118,7 +123,9 @@ class RewardConfig(JsonConfig):
             reference pool for the same prompt.
         pairwise_samples: How many references to sample per reward (0: use them all).
         require_brush_paint: A render that finished (``ok``/``frame_capped``) without one
-            p5.brush drawing call, as measured at run time, earns ``gate_fail_reward``.
+            p5.brush drawing call, or in which p5.brush never put paint on the canvas (a
+            zero-length stroke is a drawing call that leaves no mark), as measured at run
+            time, earns ``gate_fail_reward``.
         runtime_forbid_primitives: A render in which the sketch called plain p5 drawing
             functions (``ellipse``, ``rect``, ``text``, ``vertex``…, however aliased) earns
             ``gate_fail_reward``.
@@ -409,11 +416,14 @@ def runtime_gate(
         The refusals; empty when the render may be scored.
 
     Examples:
-        >>> runtime_gate(RewardConfig(), "ok", {"brush.line": 3})
+        >>> runtime_gate(RewardConfig(), "ok", {"brush.line": 3, "brush:paint": 3})
         ()
+        >>> [code for code, _ in runtime_gate(RewardConfig(), "ok", {"brush.line": 1})]
+        ['runtime_no_brush_paint']
         >>> [code for code, _ in runtime_gate(RewardConfig(), "ok", {"ellipse": 400})]
         ['runtime_primitives', 'runtime_no_brush_paint']
-        >>> [code for code, _ in runtime_gate(RewardConfig(), "ok", {"brush.line": 3}, (64, 64))]
+        >>> painted = {"brush.line": 3, "brush:paint": 3}
+        >>> [code for code, _ in runtime_gate(RewardConfig(), "ok", painted, (64, 64))]
         ['runtime_canvas_size']
     """
     found: list[tuple[str, str]] = []
@@ -455,14 +465,24 @@ def runtime_gate(
                 f"the sketch used raw graphics ({_named(raw)}); " + _USE_BRUSH,
             )
         )
-    if config.require_brush_paint and finished and brush_draw_calls(api_calls) == 0:
-        found.append(
-            (
-                "runtime_no_brush_paint",
-                "the sketch made no p5.brush drawing call (setters such as brush.set, "
-                "brush.fill or brush.noStroke paint nothing); " + _USE_BRUSH,
+    if config.require_brush_paint and finished:
+        if brush_draw_calls(api_calls) == 0:
+            found.append(
+                (
+                    "runtime_no_brush_paint",
+                    "the sketch made no p5.brush drawing call (setters such as brush.set, "
+                    "brush.fill or brush.noStroke paint nothing); " + _USE_BRUSH,
+                )
             )
-        )
+        elif brush_paint(api_calls) == 0:
+            # Measured by the harness on the draws p5.brush itself made onto the canvas.
+            found.append(
+                (
+                    "runtime_no_brush_paint",
+                    "no p5.brush mark reached the canvas (a zero-length stroke or a shape "
+                    "without size paints nothing); " + _USE_BRUSH,
+                )
+            )
     return tuple(found)
 
 
