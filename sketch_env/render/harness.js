@@ -494,6 +494,18 @@
     };
     lockValue(target, name, wrapper, desc.enumerable);
   }
+  // A p5.brush function that counts for nothing (a setter, or its push/pop): only locked. Its
+  // own code is p5.brush's, so whatever it calls is attributed without asking who called it
+  // (a sixth of all attributions on the heaviest reference went to brush.set, push and pop).
+  function lockLibrary(target, name) {
+    const desc = target ? getOwnPropertyDescriptor(target, name) : undefined;
+    if (!desc || typeof desc.value !== "function") return;
+    const original = desc.value;
+    lockValue(target, name, function () {
+      brushOwned = true;
+      return enter(LIBRARY, false, original, this, arguments);
+    }, desc.enumerable);
+  }
   function wrapGetter(target, name, key) {
     const desc = target ? getOwnPropertyDescriptor(target, name) : undefined;
     if (!desc || typeof desc.get !== "function") return;
@@ -603,13 +615,13 @@
       wrapGetter(proto, "drawingContext", "drawingContext");
     }
     // p5.brush replaced push/pop (it flushes buffered strokes there): locked, not counted.
-    for (let i = 0; i < api.libraryMethods.length; i++) wrapCall(P.prototype, api.libraryMethods[i], null, false, false);
+    for (let i = 0; i < api.libraryMethods.length; i++) lockLibrary(P.prototype, api.libraryMethods[i]);
     const brush = window.brush;
     if (brush !== null && typeof brush === "object") {
       for (let i = 0; i < api.brushDraw.length; i++) {
         wrapCall(brush, api.brushDraw[i], "brush." + api.brushDraw[i], false, false);
       }
-      for (let i = 0; i < api.brushOther.length; i++) wrapCall(brush, api.brushOther[i], null, false, false);
+      for (let i = 0; i < api.brushOther.length; i++) lockLibrary(brush, api.brushOther[i]);
       const classes = ["Plot", "Polygon"];
       for (let c = 0; c < classes.length; c++) {
         const cls = brush[classes[c]];
