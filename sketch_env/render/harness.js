@@ -51,6 +51,9 @@
   const ErrorCtor = Error;
   const RangeErrorCtor = RangeError;
   const imul = Math.imul;
+  const floor = Math.floor;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const numberToString = Number.prototype.toString;
   const setTimeoutFn = setTimeout.bind(window);
 
   // ---- seeded Math.random -------------------------------------------------------------------
@@ -59,19 +62,22 @@
   // a fixed seed; run(seed) reseeds before the sketch runs, so a picture depends only on
   // (sketch, seed), whether or not its page was prepared in advance.
   const rngState = new Uint32Array(4);
-  function reseed(seed) {
+  // crypto.getRandomValues draws from a stream of its own, so that a sketch's use of one source
+  // does not move the other's numbers.
+  const cryptoState = new Uint32Array(4);
+  const CRYPTO_STREAM = 0x63727970; // "cryp"
+  function reseedState(s, seed) {
     let x = (seed >>> 0) ^ 0x9e3779b9;
     for (let i = 0; i < 4; i++) {
       x = (x + 0x9e3779b9) >>> 0;
       let z = x;
       z = imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
       z = imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      rngState[i] = (z ^ (z >>> 16)) >>> 0;
+      s[i] = (z ^ (z >>> 16)) >>> 0;
     }
-    if ((rngState[0] | rngState[1] | rngState[2] | rngState[3]) === 0) rngState[0] = 1;
+    if ((s[0] | s[1] | s[2] | s[3]) === 0) s[0] = 1;
   }
-  function nextRandom() {
-    const s = rngState;
+  function nextWord(s) {
     const r = imul(s[1], 5) >>> 0;
     const result = imul(((r << 7) | (r >>> 25)) >>> 0, 9) >>> 0;
     const t = (s[1] << 9) >>> 0;
@@ -81,12 +87,280 @@
     s[0] ^= s[3];
     s[2] ^= t;
     s[3] = ((s[3] << 11) | (s[3] >>> 21)) >>> 0;
-    return result / 4294967296;
+    return result;
+  }
+  function reseed(seed) {
+    reseedState(rngState, seed);
+    reseedState(cryptoState, (seed ^ CRYPTO_STREAM) >>> 0);
+  }
+  function nextRandom() {
+    return nextWord(rngState) / 4294967296;
   }
   reseed(CONFIG.librarySeed);
   Math.random = function random() {
     return nextRandom();
   };
+
+  // ---- the clock and the page's other entropy (docs/rendering.md, "Determinism") ------------
+  // Every clock the page offers reads one virtual clock, so the same sketch and seed paint the
+  // same picture: measured before, `Date.now()`, `new Date()`, `performance.now()`, `millis()`
+  // and crypto.getRandomValues each painted differently on every render. The clock restarts at
+  // run() and moves deterministically: by `readStepMs` at every read (a sketch that waits on
+  // millis() in a loop still gets there, and the deadline still bounds one that waits forever)
+  // and to the next multiple of `frameMs` at every animation frame (p5's deltaTime is
+  // 1000/60 ms, its frameRate() 60). Dates count from a fixed epoch, in UTC (host.py fixes the
+  // time zone and locale too).
+  const CLOCK = CONFIG.clock;
+  const RealDate = Date;
+  const realDateNow = RealDate.now;
+  const construct = Reflect.construct;
+  let clockNow = CLOCK.startMs; // ms since the virtual time origin
+  let frameIndex = 0;
+  let lastNativeFrame = -1;
+  function tick() {
+    const t = clockNow;
+    clockNow += CLOCK.readStepMs;
+    return t;
+  }
+  function epochNow() {
+    return CLOCK.epochMs + tick();
+  }
+  function resetClock() {
+    clockNow = CLOCK.startMs;
+    frameIndex = 0;
+    lastNativeFrame = -1;
+  }
+  const performanceProto = typeof Performance === "function" ? Performance.prototype : null;
+  function lockGetter(target, name, get) {
+    try {
+      defineProperty(target, name, { get, configurable: false, enumerable: true });
+    } catch (_) {
+      // Not configurable (a second document in this context): keep the first lock.
+    }
+  }
+  if (performanceProto !== null) {
+    const realMark = performanceProto.mark;
+    const realMeasure = performanceProto.measure;
+    const realEntries = performanceProto.getEntries;
+    const realEntriesByType = performanceProto.getEntriesByType;
+    const realEntriesByName = performanceProto.getEntriesByName;
+    const entryTypeGet = typeof PerformanceEntry === "function"
+      ? getOwnPropertyDescriptor(PerformanceEntry.prototype, "entryType").get : null;
+    lock(performanceProto, "now", function now() {
+      return tick();
+    });
+    lockGetter(performanceProto, "timeOrigin", function timeOrigin() {
+      return CLOCK.epochMs;
+    });
+    // The legacy timing record, the heap's size, the resource and paint entries: real times
+    // and real sizes, each a source of its own. Marks and measures are kept, on the clock.
+    const timing = record();
+    for (let i = 0; i < CONFIG.clock.timingFields.length; i++) timing[CONFIG.clock.timingFields[i]] = CLOCK.epochMs;
+    freeze(timing);
+    lockGetter(performanceProto, "timing", function timing_() {
+      return timing;
+    });
+    const memory = freeze(assign(record(), CONFIG.clock.memory));
+    lockGetter(performanceProto, "memory", function memory_() {
+      return memory;
+    });
+    lock(performanceProto, "toJSON", function toJSON() {
+      return { timeOrigin: CLOCK.epochMs };
+    });
+    const userTiming = (list) => {
+      const kept = [];
+      for (let i = 0; i < list.length; i++) {
+        const type = apply(entryTypeGet, list[i], []);
+        if (type === "mark" || type === "measure") apply(push, kept, [list[i]]);
+      }
+      return kept;
+    };
+    lock(performanceProto, "getEntries", function getEntries() {
+      return userTiming(apply(realEntries, this, []));
+    });
+    lock(performanceProto, "getEntriesByType", function getEntriesByType() {
+      return userTiming(apply(realEntriesByType, this, arguments));
+    });
+    lock(performanceProto, "getEntriesByName", function getEntriesByName() {
+      return userTiming(apply(realEntriesByName, this, arguments));
+    });
+    lock(performanceProto, "mark", function mark(name, options) {
+      const opts = assign({}, options);
+      if (opts.startTime === undefined) opts.startTime = tick();
+      return apply(realMark, this, [name, opts]);
+    });
+    lock(performanceProto, "measure", function measure(name, start, end) {
+      const opts = start !== null && typeof start === "object" ? assign({}, start) : {};
+      if (typeof start === "string" || typeof start === "number") opts.start = start;
+      if (end !== undefined) opts.end = end;
+      if (opts.start === undefined && opts.duration === undefined) opts.start = 0;
+      if (opts.end === undefined && opts.duration === undefined) opts.end = tick();
+      return apply(realMeasure, this, [name, opts]);
+    });
+  }
+  if (typeof PerformanceObserver === "function") {
+    // Observers report resource, paint and long-task entries: real times. One that observes
+    // nothing keeps a sketch that uses it running.
+    const Quiet = function PerformanceObserver() {
+      if (new.target === undefined) throw new TypeError("Failed to construct 'PerformanceObserver'");
+    };
+    Quiet.prototype = objectCreate(null);
+    Quiet.prototype.observe = function observe() {};
+    Quiet.prototype.disconnect = function disconnect() {};
+    Quiet.prototype.takeRecords = function takeRecords() { return []; };
+    Quiet.supportedEntryTypes = freeze(["mark", "measure"]);
+    lock(window, "PerformanceObserver", Quiet);
+  }
+  // Date: now, new Date() and Date() read the clock; a date the sketch gives is its own.
+  const VirtualDate = function Date() {
+    if (new.target === undefined) return apply(RealDate.prototype.toString, construct(RealDate, [epochNow()]), []);
+    if (arguments.length === 0) return construct(RealDate, [epochNow()], new.target);
+    return construct(RealDate, arguments, new.target);
+  };
+  VirtualDate.prototype = RealDate.prototype;
+  lock(VirtualDate, "now", function now() {
+    return floor(epochNow());
+  });
+  lock(VirtualDate, "parse", RealDate.parse);
+  lock(VirtualDate, "UTC", RealDate.UTC);
+  lock(RealDate.prototype, "constructor", VirtualDate);
+  lock(window, "Date", VirtualDate);
+  // Intl formats "now" when given no date.
+  if (typeof Intl === "object" && Intl !== null && typeof Intl.DateTimeFormat === "function") {
+    const dtf = Intl.DateTimeFormat.prototype;
+    const formatDesc = getOwnPropertyDescriptor(dtf, "format");
+    const realFormatToParts = dtf.formatToParts;
+    if (formatDesc && typeof formatDesc.get === "function") {
+      const realFormat = formatDesc.get;
+      lockGetter(dtf, "format", function format() {
+        const bound = apply(realFormat, this, []);
+        return (date) => bound(date === undefined ? epochNow() : date);
+      });
+    }
+    lock(dtf, "formatToParts", function formatToParts(date) {
+      return apply(realFormatToParts, this, [date === undefined ? epochNow() : date]);
+    });
+  }
+  // Temporal.Now, where the browser has it: the same clock, in UTC.
+  if (typeof Temporal === "object" && Temporal !== null && Temporal.Instant && Temporal.Now) {
+    const fromEpochMilliseconds = Temporal.Instant.fromEpochMilliseconds;
+    const InstantCtor = Temporal.Instant;
+    const instant = () => apply(fromEpochMilliseconds, InstantCtor, [floor(epochNow())]);
+    const zoned = (zone) => instant().toZonedDateTimeISO(zone === undefined ? "UTC" : zone);
+    lock(Temporal, "Now", freeze(assign(objectCreate(null), {
+      instant,
+      timeZoneId: () => "UTC",
+      zonedDateTimeISO: zoned,
+      plainDateTimeISO: (zone) => zoned(zone).toPlainDateTime(),
+      plainDateISO: (zone) => zoned(zone).toPlainDate(),
+      plainTimeISO: (zone) => zoned(zone).toPlainTime(),
+    })));
+  }
+  // The document's and new files' modification times are "now" too.
+  if (typeof Document === "function") {
+    const modified = CONFIG.clock.lastModified;
+    lockGetter(Document.prototype, "lastModified", function lastModified() {
+      return modified;
+    });
+  }
+  if (typeof File === "function") {
+    const RealFile = File;
+    const VirtualFile = function File(bits, name, options) {
+      if (new.target === undefined) throw new TypeError("Failed to construct 'File': use 'new'");
+      const opts = assign({}, options);
+      if (opts.lastModified === undefined) opts.lastModified = floor(epochNow());
+      return construct(RealFile, [bits, name, opts], new.target);
+    };
+    VirtualFile.prototype = RealFile.prototype;
+    lock(RealFile.prototype, "constructor", VirtualFile);
+    lock(window, "File", VirtualFile);
+  }
+  // Event times: each event keeps the clock's time at its first reading.
+  const eventTimes = new WeakMap();
+  const weakMapGet = WeakMap.prototype.get;
+  const weakMapSet = WeakMap.prototype.set;
+  if (typeof Event === "function") {
+    lockGetter(Event.prototype, "timeStamp", function timeStamp() {
+      let t = apply(weakMapGet, eventTimes, [this]);
+      if (t === undefined) {
+        t = tick();
+        apply(weakMapSet, eventTimes, [this, t]);
+      }
+      return t;
+    });
+  }
+  // Animation frames: one frame of the clock per frame of the browser, whose callbacks share
+  // its time, as they do the browser's.
+  const realRAF = window.requestAnimationFrame;
+  if (typeof realRAF === "function") {
+    lock(window, "requestAnimationFrame", function requestAnimationFrame(callback) {
+      if (typeof callback !== "function") return apply(realRAF, window, [callback]);
+      return apply(realRAF, window, [function (nativeTime) {
+        if (nativeTime !== lastNativeFrame) {
+          lastNativeFrame = nativeTime;
+          frameIndex += 1;
+        }
+        const frameTime = CLOCK.startMs + frameIndex * CLOCK.frameMs;
+        if (clockNow < frameTime) clockNow = frameTime;
+        return callback(clockNow);
+      }]);
+    });
+  }
+  if (typeof AnimationTimeline === "function") {
+    lockGetter(AnimationTimeline.prototype, "currentTime", function currentTime() {
+      return tick();
+    });
+  }
+  if (typeof BaseAudioContext === "function") {
+    lockGetter(BaseAudioContext.prototype, "currentTime", function currentTime() {
+      return tick() / 1000;
+    });
+  }
+  // Idle callbacks get a deadline without time left (the real one measures the machine).
+  const realRIC = window.requestIdleCallback;
+  if (typeof realRIC === "function") {
+    const noTime = freeze(assign(objectCreate(null), { didTimeout: false, timeRemaining: () => 0 }));
+    lock(window, "requestIdleCallback", function requestIdleCallback(callback, options) {
+      if (typeof callback !== "function") return apply(realRIC, window, [callback, options]);
+      return apply(realRIC, window, [() => callback(noTime), options]);
+    });
+  }
+  // crypto: numbers from the seeded stream, after the browser's own checks (type, size).
+  if (typeof Crypto === "function") {
+    const cryptoProto = Crypto.prototype;
+    const realGetRandomValues = cryptoProto.getRandomValues;
+    const typedProto = getPrototypeOf(Uint8Array.prototype);
+    const bufferGet = getOwnPropertyDescriptor(typedProto, "buffer").get;
+    const offsetGet = getOwnPropertyDescriptor(typedProto, "byteOffset").get;
+    const lengthGet = getOwnPropertyDescriptor(typedProto, "byteLength").get;
+    const Uint8 = Uint8Array;
+    const seededBytes = (array) => {
+      const bytes = construct(Uint8, [apply(bufferGet, array, []), apply(offsetGet, array, []), apply(lengthGet, array, [])]);
+      for (let i = 0; i < bytes.length; i += 4) {
+        const word = nextWord(cryptoState);
+        for (let k = 0; k < 4 && i + k < bytes.length; k++) bytes[i + k] = (word >>> (8 * k)) & 0xff;
+      }
+    };
+    lock(cryptoProto, "getRandomValues", function getRandomValues(array) {
+      const result = apply(realGetRandomValues, this, [array]);
+      seededBytes(array);
+      return result;
+    });
+    if (typeof cryptoProto.randomUUID === "function") {
+      lock(cryptoProto, "randomUUID", function randomUUID() {
+        const b = new Uint8(16);
+        seededBytes(b);
+        b[6] = (b[6] & 0x0f) | 0x40;
+        b[8] = (b[8] & 0x3f) | 0x80;
+        let hex = "";
+        for (let i = 0; i < 16; i++) {
+          hex += (b[i] < 16 ? "0" : "") + apply(numberToString, b[i], [16]);
+          if (i === 3 || i === 5 || i === 7 || i === 9) hex += "-";
+        }
+        return hex;
+      });
+    }
+  }
 
   // ---- harness state ------------------------------------------------------------------------
   // Null-prototype records: a sketch that defines setters or getters on Object.prototype
@@ -285,7 +559,6 @@
   const HARNESS = 3;
   const captureStackTrace = ErrorCtor.captureStackTrace;
   const errorToString = ErrorCtor.prototype.toString;
-  const getPrototypeOf = Object.getPrototypeOf;
   let capturing = false;
   function prepareStackTrace(error, frames) {
     if (capturing) return frames;
@@ -739,7 +1012,7 @@
       const expired = fields.slice(1).some((f) => {
         const [key, arg] = f.split("=").map((x) => x.trim().toLowerCase());
         return (key === "max-age" && Number(arg) <= 0) ||
-          (key === "expires" && Date.parse(arg) <= Date.now());
+          (key === "expires" && apply(RealDate.parse, RealDate, [arg]) <= CLOCK.epochMs + clockNow);
       });
       if (expired) {
         apply(mapDelete, cookieJar, [name]);
@@ -883,6 +1156,7 @@
     state.token = token;
     state.seed = seed >>> 0;
     reseed(state.seed);
+    resetClock();
     send("start", "");
     const script = apply(createElement, document, ["script"]);
     script.src = CONFIG.sketchUrl;

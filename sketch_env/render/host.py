@@ -281,6 +281,10 @@ class HostPage:
                     ),
                     service_workers="block",
                     accept_downloads=False,
+                    # The virtual clock's dates are UTC, and a date's local fields and
+                    # strings must not change with the machine (docs/rendering.md).
+                    timezone_id="UTC",
+                    locale="en-US",
                 )
         except (TimeoutError, PlaywrightError) as exc:
             raise InfrastructureError(f"could not open a browser context: {exc}") from exc

@@ -27,6 +27,7 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -55,6 +56,39 @@ MIN_PAINT_FOR_UNFINISHED = 0.0005
 
 #: Libraries load under this fixed seed; ``run(seed)`` reseeds before the sketch runs.
 LIBRARY_SEED = 0x5EED
+
+#: The virtual clock (docs/rendering.md, "Determinism"): dates count from this instant
+#: (2026-01-01T00:00:00Z), ``performance.now()`` from ``CLOCK_START_MS`` when the sketch is
+#: started, and every read of any clock moves it on by ``CLOCK_READ_STEP_MS`` (1 us: a sketch
+#: that waits for ``millis() > 1000`` in a loop gets there after a million reads, about 0.3 s
+#: here; one that waits for ever still meets the deadline).
+CLOCK_EPOCH_MS = 1_767_225_600_000
+CLOCK_START_MS = 0.0
+CLOCK_READ_STEP_MS = 0.001
+#: The fields of the legacy ``performance.timing`` record (all the epoch).
+_TIMING_FIELDS = (
+    "navigationStart",
+    "unloadEventStart",
+    "unloadEventEnd",
+    "redirectStart",
+    "redirectEnd",
+    "fetchStart",
+    "domainLookupStart",
+    "domainLookupEnd",
+    "connectStart",
+    "connectEnd",
+    "secureConnectionStart",
+    "requestStart",
+    "responseStart",
+    "responseEnd",
+    "domLoading",
+    "domInteractive",
+    "domContentLoadedEventStart",
+    "domContentLoadedEventEnd",
+    "domComplete",
+    "loadEventStart",
+    "loadEventEnd",
+)
 
 #: ``Error.stackTraceLimit`` in every frame, locked by the harness (it attributes calls from
 #: stack frames, docs/rendering.md "Run-time accounting").
@@ -90,8 +124,35 @@ def harness_script(config: RenderConfig, binding: str) -> str:
         "api": harness_table(),
         "provenance": harness_provenance(attributed_names()),
         "stackLimit": STACK_LIMIT,
+        "clock": clock_config(config),
     }
     return _harness_template().replace("__CONFIG__", json.dumps(values))
+
+
+def clock_config(config: RenderConfig) -> dict[str, Any]:
+    """The virtual clock every frame's clocks read (docs/rendering.md, "Determinism").
+
+    Args:
+        config: The renderer's limits (the heap cap is what ``performance.memory`` reports).
+
+    Returns:
+        The ``clock`` entry of the harness's configuration.
+    """
+    epoch = datetime.fromtimestamp(CLOCK_EPOCH_MS / 1000, tz=UTC)
+    heap = config.js_heap_mb * 1024 * 1024
+    return {
+        "epochMs": CLOCK_EPOCH_MS,
+        "startMs": CLOCK_START_MS,
+        "readStepMs": CLOCK_READ_STEP_MS,
+        "frameMs": 1000 / 60,
+        "timingFields": list(_TIMING_FIELDS),
+        "memory": {
+            "jsHeapSizeLimit": heap,
+            "totalJSHeapSize": heap // 8,
+            "usedJSHeapSize": heap // 16,
+        },
+        "lastModified": epoch.strftime("%m/%d/%Y %H:%M:%S"),
+    }
 
 
 def encode_source(source: str | bytes) -> bytes:
