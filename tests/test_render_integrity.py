@@ -441,6 +441,26 @@ function setup() {
     assert raw.get("webgl.clear") == 1 and raw.get("webgl.scissor") == 1, result.api_calls
     assert raw.get("2d.fillText") == 1 and raw.get("2d.drawImage") == 1, result.api_calls
     assert raw.get("getContext", 0) >= 1, result.api_calls  # p5.brush reads x more than once
+    # A frame of the sketch's own is another realm, with wrappers (and a harness) of its own:
+    # its context methods, applied to the sketch's canvas, count in the sketch's render.
+    other_realm = """
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background(245, 240, 228);
+  brush.set('2B', '#1f2f7a', 2);
+  brush.line(-290, -290, -280, -284);
+  const frame = document.createElement('iframe');
+  document.body.appendChild(frame);
+  const GL = frame.contentWindow.WebGL2RenderingContext.prototype;
+  const gl = p5.instance._renderer.GL;
+  GL.scissor.call(gl, 0, 0, 300, 600);
+  GL.clear.call(gl, gl.COLOR_BUFFER_BIT);
+}
+"""
+    result = renderer.render_sync(other_realm, seed=0)
+    assert result.status is RenderStatus.OK, result.errors
+    raw = result.raw_graphics_calls
+    assert raw.get("webgl.clear") == 1 and raw.get("webgl.scissor") == 1, result.api_calls
 
 
 def test_a_zero_length_stroke_puts_no_brush_paint_on_the_canvas(renderer: SketchRenderer) -> None:

@@ -267,6 +267,7 @@ def harness_table() -> dict[str, Any]:
         "context2dPaint": list(CONTEXT_2D_PAINT),
         "bitmapPaint": list(BITMAP_PAINT),
         "brushPaint": BRUSH_PAINT,
+        "known": sorted(known_names() - {BRUSH_PAINT}),
     }
 
 

@@ -112,7 +112,6 @@
   // time zone and locale too).
   const CLOCK = CONFIG.clock;
   const RealDate = Date;
-  const realDateNow = RealDate.now;
   const construct = Reflect.construct;
   let clockNow = CLOCK.startMs; // ms since the virtual time origin
   let frameIndex = 0;
@@ -155,12 +154,12 @@
     // The legacy timing record, the heap's size, the resource and paint entries: real times
     // and real sizes, each a source of its own. Marks and measures are kept, on the clock.
     const timing = record();
-    for (let i = 0; i < CONFIG.clock.timingFields.length; i++) timing[CONFIG.clock.timingFields[i]] = CLOCK.epochMs;
+    for (let i = 0; i < CLOCK.timingFields.length; i++) timing[CLOCK.timingFields[i]] = CLOCK.epochMs;
     freeze(timing);
     lockGetter(performanceProto, "timing", function timing_() {
       return timing;
     });
-    const memory = freeze(assign(record(), CONFIG.clock.memory));
+    const memory = freeze(assign(record(), CLOCK.memory));
     lockGetter(performanceProto, "memory", function memory_() {
       return memory;
     });
@@ -258,7 +257,7 @@
   }
   // The document's and new files' modification times are "now" too.
   if (typeof Document === "function") {
-    const modified = CONFIG.clock.lastModified;
+    const modified = CLOCK.lastModified;
     lockGetter(Document.prototype, "lastModified", function lastModified() {
       return modified;
     });
@@ -549,7 +548,8 @@
   // Every call the harness counts is attributed to the code that made it, read from a V8 stack
   // trace. The Error machinery is locked here, before any other script exists: the sketch can
   // neither read the harness's stack frames (prepareStackTrace hands CallSite objects to the
-  // harness only) nor shorten them (stackTraceLimit). Scripts are told apart by the SHA-256 of
+  // harness only) nor usefully shorten them (stackTraceLimit, below). Scripts are told apart by
+  // the SHA-256 of
   // their source (CallSite.getScriptHash; Python computes the libraries' from the bytes it
   // serves), which a sketch cannot give its own code: `//# sourceURL=` renames what a stack
   // prints, not the script it came from (measured), and the frame's CSP forbids eval.
@@ -741,8 +741,28 @@
   // inside a p5.brush call (a valueOf of an argument, a field generator, a custom tip), and the
   // libraries' own use of p5 does not.
   const counts = record();
+  // A frame the sketch makes (an iframe of its document) has a harness and wrappers of its
+  // own, and its functions work on the sketch's objects: its WebGL2RenderingContext's `clear`
+  // cleared the sketch's canvas uncounted. Such a harness never runs a sketch; it hands each
+  // count to the frame above it, captured before any sketch code (a sketch can replace a
+  // frame's `parent`). The render's own frame counts; its parent, the host, is another origin.
+  const parentWindow = window.parent;
   function bump(key) {
-    if (state.ran) counts[key] = (counts[key] || 0) + 1;
+    if (state.ran) {
+      counts[key] = (counts[key] || 0) + 1;
+    } else if (parentWindow !== window && known[key] === true) {
+      try {
+        parentWindow.__sketchenv.tally(key);
+      } catch (_) {
+        // The host page (cross-origin), or a parent that went away: nothing to count for.
+      }
+    }
+  }
+  // Every name a count may have (what `tally` accepts from a child frame's harness).
+  const known = record();
+  for (let i = 0; i < CONFIG.api.known.length; i++) known[CONFIG.api.known[i]] = true;
+  function tally(key) {
+    if (known[key] === true) bump(key);
   }
   function counted(who) {
     return who === DIRECT || who === VIA_P5 || who === NEUTRAL_DRAW;
@@ -1202,7 +1222,7 @@
   }
 
   defineProperty(window, "__sketchenv", {
-    value: freeze({ attach, run, poll, captureNow }),
+    value: freeze({ attach, run, poll, captureNow, tally }),
     writable: false,
     configurable: false,
     enumerable: false,
