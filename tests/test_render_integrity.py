@@ -625,6 +625,12 @@ function setup() {
   colorMode(HSB, 360, 100, 100);
   background(40, 10, 95);
   angleMode(DEGREES);
+  textFont('serif');
+  blendMode(BLEND);
+  perspective();
+  lights();
+  noLights();
+  describe('a green triangle, hatched');
   translate(-width / 2, -height / 2);
   const poly = new brush.Polygon([[100, 100], [300, 120], [200, 300]]);
   brush.fill(color(120, 40, 60), 150);

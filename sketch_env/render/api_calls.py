@@ -3,16 +3,19 @@
 A static check of the source is defeated by aliasing (``const e = ellipse; e(...)``,
 ``window.ellipse``, ``g.text()`` on a ``createGraphics`` buffer). The harness therefore wraps
 these functions before the sketch's first line runs (see ``harness.js``, "runtime
-accounting") and reports how often the *sketch* called each one; p5's calls inside another p5
-function and p5.brush's own use of p5 are not the sketch's and are not counted. The tables
-below are the single list: Python hands them to the harness, and a name the harness reports
-that is not in them is a forged result (`sketch_env.render.readback`).
+accounting") and reports how often the *sketch's code* called each one, wherever that code
+runs (inside a p5.brush call too): each call is attributed to the code that made it, from its
+stack (`sketch_env.render.provenance`), so p5's and p5.brush's own use of p5 is not counted and
+a function the sketch hands a library to call is. The tables below are the single list: Python
+hands them to the harness, and a name the harness reports that is not in them is a forged
+result (`sketch_env.render.readback`).
 
 Counts are keyed by name: ``brush.line`` for a p5.brush drawing call, ``brush.Polygon.fill``
 for a drawing method of a p5.brush object, ``ellipse`` for a plain p5 primitive (whether it
 was reached as ``ellipse``, ``window.ellipse``, ``p5.prototype.ellipse``, a graphics buffer's
-``g.ellipse`` or the renderer's ``_renderer.ellipse``), and ``drawingContext``/``getContext``/
-``loadPixels``… for raw graphics.
+``g.ellipse`` or the renderer's ``_renderer.ellipse``), ``drawingContext``/``getContext``/
+``loadPixels``/``createFilterShader``… for raw graphics, ``webgl.clear``/``2d.fillText``… for a
+context's own methods, and ``brush:paint`` for the draws p5.brush itself made onto the canvas.
 """
 
 from __future__ import annotations

@@ -809,7 +809,7 @@
         enumerable: desc.enumerable,
         get: function getter() {
           const who = attribute(name, true, getter);
-          if (counted(who)) bump(key);
+          if (who === DIRECT) bump(key); // a handle: p5's own reads for the sketch paint nothing
           return enter(who, false, original, this, []);
         },
         set: desc.set,
@@ -972,7 +972,10 @@
       sketchCanvas = this;
       sketchGL = glTypes[type] === true ? context : null;
       sketchGetParameter = type === "webgl2" ? getParameterGL2 : getParameterGL1;
-    } else if (counted(who)) {
+    } else if (who === DIRECT) {
+      // A context is a handle: what paints through it is counted on its methods. Only the
+      // sketch's own request counts, not one p5 makes for it (textFont measures glyphs on a
+      // 2D canvas of its own; counted before, it refused a sketch that only set a font).
       bump("getContext");
     }
     return context;
@@ -989,7 +992,7 @@
   lock(canvasProto, "getContext", deterministicGetContext);
   if (offscreenProto !== null) {
     lock(offscreenProto, "getContext", function getContext() {
-      if (counted(attribute("getContext", false, getContext))) bump("getContext");
+      if (attribute("getContext", false, getContext) === DIRECT) bump("getContext");
       return apply(offscreenGetContext, this, arguments);
     });
   }
