@@ -425,7 +425,7 @@ def test_runtime_refusal_earns_the_gate_fail_reward_after_infrastructure() -> No
 
 
 def test_runtime_gate_switches_and_what_it_leaves_alone() -> None:
-    calls = {"ellipse": 4, "drawingContext": 1, "brush.line": 1}
+    calls = {"ellipse": 4, "drawingContext": 1, "brush.line": 1, "brush:paint": 1}
     assert runtime_gate(GateConfig(), "ok", calls) != []
     lenient = GateConfig(runtime_forbid_primitives=False, runtime_forbid_raw_graphics=False)
     assert runtime_gate(lenient, "ok", calls) == []
@@ -433,6 +433,12 @@ def test_runtime_gate_switches_and_what_it_leaves_alone() -> None:
     assert [c for c, _ in runtime_gate(GateConfig(), "ok", {})] == ["runtime_no_brush_paint"]
     assert runtime_gate(GateConfig(), "js_error", {}) == []
     assert runtime_gate(GateConfig(require_brush_paint=False), "frame_capped", {}) == []
+    # A drawing call that put no paint on the canvas (a zero-length stroke) is refused alike,
+    # with its own reason; the paint p5.brush made is what the harness measured.
+    ((code, reason),) = runtime_gate(GateConfig(), "ok", {"brush.line": 1})
+    assert code == "runtime_no_brush_paint" and "zero-length" in reason
+    assert runtime_gate(GateConfig(), "ok", {"brush.line": 1, "brush:paint": 1}) == []
+    assert runtime_gate(GateConfig(require_brush_paint=False), "ok", {"brush.line": 1}) == []
     # Nothing measured (e.g. a render made before the accounting existed): no refusal, except
     # a harness violation, which always is one.
     assert runtime_gate(GateConfig(), "ok", None) == []
@@ -451,7 +457,7 @@ def test_the_run_time_rules_moved_from_the_reward_to_the_gate() -> None:
 
 
 def test_the_canvas_size_is_checked_on_the_picture_read_back() -> None:
-    brush = {"brush.line": 2}
+    brush = {"brush.line": 2, "brush:paint": 2}
     assert runtime_gate(GateConfig(), "ok", brush, CANVAS_SIZE) == []
     for size in ((64, 64), (1200, 1200), (600, 300)):
         ((code, reason),) = runtime_gate(GateConfig(), "ok", brush, size)
