@@ -48,7 +48,7 @@ from typing import Any
 
 import httpx
 from playwright.async_api import Browser, Playwright, async_playwright
-from sketch_env.render.assets import read_vendor_bytes
+from sketch_env.catalog.assets import read_vendor_bytes
 
 from bench.workloads import watercolour
 from sketch_env import RenderConfig, SketchRenderer

@@ -140,14 +140,16 @@ def test_degenerate_pictures_never_outscore_the_painting(report, name: str) -> N
 
 
 def test_the_command_writes_json_html_and_fails_when_a_hack_wins(tmp_path) -> None:
-    # A reward of coverage alone, paid whatever the scorer thinks of the picture, is what the
-    # hacks beat: the command must say so (exit 1).
+    # A reward of coverage alone, paid whatever the scorer thinks of the picture and unguarded,
+    # is what the hacks beat: the command must say so (exit 1).
     config = tmp_path / "coverage_only.json"
     coverage_only = {
         "preference_weight": 0.0,
         "dark_mass_weight": 0.0,
         "coverage_quality_floor": None,
         "coverage_quality_full": None,
+        # ... and with the reward's guards off: they alone hold a coverage-only reward.
+        "guards": [],
     }
     config.write_text(json.dumps(coverage_only))
     done = subprocess.run(
