@@ -1,4 +1,4 @@
-"""`SketchEnv`: a gymnasium ``Env`` over the same core as the OpenEnv environment.
+"""`SketchGymEnv`: a gymnasium ``Env`` over the same core as the OpenEnv environment.
 
 ``gymnasium.make("sketch_env/Sketch-v0")`` builds one (registered by ``import sketch_env``;
 ``gymnasium.make("sketch_env:sketch_env/Sketch-v0")`` imports the package first). The
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import multiprocessing
 import string
+import warnings
 from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any, overload
@@ -44,10 +45,11 @@ from sketch_env.env.models import (
     RewardPolicy,
     SketchAction,
     SketchObservation,
+    as_action,
 )
 from sketch_env.render.base import check_seed
 
-__all__ = ["ENV_ID", "SharedTexts", "SketchEnv", "UnicodeText"]
+__all__ = ["ENV_ID", "SharedTexts", "SketchGymEnv", "UnicodeText"]
 
 #: The registered gymnasium id.
 ENV_ID = GYM_ENV_ID
@@ -201,8 +203,12 @@ def _write_unicode_text_memory(
     row[: len(values)] = np.fromiter(map(ord, values), dtype=np.int32, count=len(values)) + 1
 
 
-class SketchEnv(gymnasium.Env):
+class SketchGymEnv(gymnasium.Env):
     """Gymnasium environment: the action is a sketch (or a reply holding one).
+
+    Named apart from the OpenEnv client (`sketch_env.server.client.SketchEnvClient`, which
+    OpenEnv's ``AutoEnv`` finds as ``sketch_env.client.SketchEnv``); its old name
+    ``SketchEnv`` still imports from here, with a `DeprecationWarning`.
 
     Args:
         render_mode: ``None`` or ``"rgb_array"`` (`render` returns the last picture).
@@ -307,12 +313,13 @@ class SketchEnv(gymnasium.Env):
         return self._obs(obs), info
 
     def step(
-        self, action: str | SketchAction
+        self, action: str | SketchAction | dict[str, Any]
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Renders and scores one sketch.
 
         Args:
-            action: The reply text, or a `SketchAction`.
+            action: The reply text (the action space), or what `SketchEnvironment.step`
+                also takes: a `SketchAction` or a dict of its fields.
 
         Returns:
             ``(observation, reward, terminated, truncated, info)``; ``info`` holds
@@ -321,8 +328,9 @@ class SketchEnv(gymnasium.Env):
 
         Raises:
             EpisodeError: Before ``reset`` or after the episode ended.
+            TypeError: If ``action`` is none of those.
         """
-        act = action if isinstance(action, SketchAction) else SketchAction(sketch=action)
+        act = as_action(action, "SketchGymEnv.step()")
         obs = self.core.step(act)
         rollout = self.core.last_rollout
         picture = rollout.image(self._size) if rollout is not None else None
@@ -389,3 +397,39 @@ class SketchEnv(gymnasium.Env):
         """Ends the session; the shared renderer stays open."""
         self.core.close()
         super().close()
+
+
+#: Names that moved: the old name -> the new one.
+_RENAMED = {"SketchEnv": "SketchGymEnv"}
+
+
+def renamed(module: str, name: str) -> Any:
+    """The object behind a renamed name, with a `DeprecationWarning` naming the new one.
+
+    ``SketchEnv`` was both this gymnasium env and OpenEnv's client alias; the env is
+    `SketchGymEnv` now, and ``SketchEnv`` means only the client, in `sketch_env.client`.
+
+    Args:
+        module: The module the old name was imported from (for the message).
+        name: The old name.
+
+    Returns:
+        What it names now.
+
+    Raises:
+        AttributeError: If ``name`` is not a renamed one.
+    """
+    new = _RENAMED.get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(
+        f"{module}.{name} was renamed {new} (the gymnasium env); import {new} from "
+        f"{__name__}. The OpenEnv client is sketch_env.server.client.SketchEnvClient",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return globals()[new]
+
+
+def __getattr__(name: str) -> Any:
+    return renamed(__name__, name)
