@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
 import math
 from pathlib import Path
 
@@ -183,6 +184,29 @@ def test_infrastructure_failure_gives_none(renderer) -> None:
     assert log.metrics["sketch/infra_failures"] == [1.0]
     assert log.metrics["sketch/failures/infra_error"] == [1.0]
     assert "unavailable" in reward.last_rollouts[0].reward.infra_error
+
+
+def test_a_dead_scorer_is_one_warning_per_batch(renderer, caplog) -> None:
+    scorer = make_scorer("hpsv3+http://127.0.0.1:9", timeout_s=3)
+    scorer.retries = 0
+    reward = SketchReward(scorer=scorer, renderer=renderer)
+    batch = {"prompts": ["x"] * 3, "completions": [GOOD_SKETCH, GOOD_SKETCH + "//2", "no code"]}
+    with caplog.at_level(logging.WARNING, logger="sketch_env.trl.rewards"):
+        assert reward(**batch)[:2] == [None, None]
+        reward.component("coverage")(**batch)  # the same batch: no second warning
+    warnings = [r for r in caplog.records if r.name == "sketch_env.trl.rewards"]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    message = warnings[0].getMessage()
+    assert warnings[0].levelno == logging.WARNING
+    assert message.startswith("2 of 3 completions were not scored")
+    assert "127.0.0.1:9" in message and "unavailable" in message  # the first error, verbatim
+    assert "sketch-env doctor" in message
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="sketch_env.trl.rewards"):
+        reward(prompts=["y"], completions=[GOOD_SKETCH + "//3"])  # the next batch warns again
+        SketchReward(scorer="heuristic", renderer=renderer)(prompts=["y"], completions=["z"])
+    assert len([r for r in caplog.records if r.name == "sketch_env.trl.rewards"]) == 1
 
 
 def test_prompt_is_required() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,8 @@ from sketch_env.trl.artifacts import ArtifactConfig, ArtifactWriter
 from sketch_env.trl.metrics import METRIC_PREFIX, log_batch
 
 __all__ = ["COMPONENTS", "SketchReward"]
+
+logger = logging.getLogger(__name__)
 
 
 def _reward_value(rollout: Rollout) -> float | None:
@@ -83,7 +86,9 @@ class SketchReward:
             ``tasks``...).
 
     Returns:
-        Calling it returns one ``float | None`` per completion.
+        Calling it returns one ``float | None`` per completion. A batch with completions left
+        unscored (``None``) also logs one warning through `logging` (logger
+        ``sketch_env.trl.rewards``), with their count and the first error.
 
     Raises:
         ValueError: On an unknown component, or both ``evaluation`` and ``evaluation_args``.
@@ -206,6 +211,7 @@ class SketchReward:
                 step, self._batches = self._batches, self._batches + 1
             paths = self.artifacts.add(step, rollouts, groups, kwargs.get("task_id"))
             columns[f"{METRIC_PREFIX}_image"] = [path or "" for path in paths]
+        self._warn_unscored(rollouts, marker)
         if self.log:
             log_batch(
                 self.evaluation,
@@ -217,6 +223,23 @@ class SketchReward:
                 columns=columns,
             )
         return [self._read(r) for r in rollouts]
+
+    def _warn_unscored(self, rollouts: Sequence[Rollout], marker: Any) -> None:
+        # A dead scorer otherwise shows only as a metric that nobody reads until the run is
+        # wasted: say it once per batch (reward functions sharing the evaluation share the
+        # marker), with the first error verbatim, since it carries the fix.
+        failed = [r for r in rollouts if r.reward.reward is None]
+        if not failed or not self.evaluation.first_time(("unscored", marker)):
+            return
+        first = failed[0].reward.infra_error or f"render {failed[0].status.value}"
+        logger.warning(
+            "%d of %d completions were not scored (an infrastructure failure, not the "
+            "policy's: their reward is None, which GRPO leaves out of the loss); first error: "
+            "%s. Check the scorer and the browsers with `sketch-env doctor`",
+            len(failed),
+            len(rollouts),
+            first,
+        )
 
     def __call__(
         self,
