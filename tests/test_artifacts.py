@@ -27,7 +27,13 @@ from PIL import Image
 from sketch_env.evaluation.runs import list_runs, load_runs
 from sketch_env.rollout.gallery import load_steps, step_dir_name
 from sketch_env.trl import TRL_INSTALL_HINT, ArtifactConfig, SketchReward, SketchToolEnv
-from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium, smoke_example
+from tests.conftest import (
+    GOOD_SKETCH,
+    SEEDED_SKETCH,
+    require_chromium,
+    smoke_example,
+    steered_tiny_model,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -170,25 +176,15 @@ def _require_trl() -> None:
 
 
 def _steered_grpo(output_dir: Path, artifacts: ArtifactConfig, steps: int) -> dict:
-    from tokenizers import AddedToken
     from trl import GRPOTrainer
 
     from sketch_env import SketchRenderer
-    from sketch_env.catalog.instructions import EXAMPLE_SKETCH
     from sketch_env.catalog.tasks import load_tasks
     from sketch_env.trl import make_dataset
 
     smoke = smoke_example()
     tasks = load_tasks()[:2]
-    tokenizer = smoke.build_tokenizer(
-        [t.prompt for t in load_tasks()] + EXAMPLE_SKETCH.splitlines()
-    )
-    sketches = [GOOD_SKETCH, SEEDED_SKETCH]
-    tokenizer.add_tokens([AddedToken(s, special=False, normalized=False) for s in sketches])
-    ids = [tokenizer.convert_tokens_to_ids(s) for s in sketches]
-    # A sketch token first, then the end of the reply.
-    bias = {(i,): 30.0 for i in ids} | {(i, tokenizer.eos_token_id): 60.0 for i in ids}
-    model = smoke.build_model(tokenizer)
+    tokenizer, model, generation_kwargs = steered_tiny_model([GOOD_SKETCH, SEEDED_SKETCH])
     dataset = make_dataset(tasks, repeats=4, system_prompt="Reply with a p5.brush sketch.")
     with SketchRenderer(pool_size=1, deadline_s=10) as renderer:
         reward = SketchReward(
@@ -201,7 +197,7 @@ def _steered_grpo(output_dir: Path, artifacts: ArtifactConfig, steps: int) -> di
             num_generations=2,
             max_completion_length=4,
             log_completions=True,
-            generation_kwargs={"sequence_bias": bias},
+            generation_kwargs=generation_kwargs,
         )
         trainer = GRPOTrainer(
             model=model,
