@@ -48,10 +48,10 @@ from typing import Any
 
 import httpx
 from playwright.async_api import Browser, Playwright, async_playwright
-from sketch_env.catalog.assets import read_vendor_bytes
 
 from bench.workloads import watercolour
 from sketch_env import RenderConfig, SketchRenderer
+from sketch_env.catalog.assets import read_vendor_bytes
 from sketch_env.render.backends import BrowserChoice, choose_backend, common_args
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "server_load.json"

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from sketch_env.scoring.reward import RewardBreakdown
 
 __all__ = [
+    "ACTION_RULE",
     "MAX_ACTION_CHARS",
     "MAX_IMAGE_B64_CHARS",
     "MAX_IMAGE_SIDE",
@@ -31,6 +32,7 @@ __all__ = [
     "SketchAction",
     "SketchObservation",
     "SketchState",
+    "as_action",
     "check_reward_policy",
 ]
 
@@ -89,6 +91,42 @@ class SketchAction(Action):
     sketch: str = Field(max_length=MAX_ACTION_CHARS, description="model reply or sketch source")
     final: bool = Field(default=False, description="submit as the final sketch")
     include_image: bool | None = Field(default=None, description="return the PNG as base64")
+
+
+#: What every ``step()`` takes: the local `SketchEnvironment`, the gymnasium adapter and the
+#: remote `sketch_env.server.client.SketchEnvClient` alike (`as_action`).
+ACTION_RULE = "a SketchAction, the reply text (str) or a dict of SketchAction fields"
+
+
+def as_action(action: object, caller: str) -> SketchAction:
+    """The one rule for a step's action, shared by every front end that steps.
+
+    A dict is validated as the server validates a wire action (unknown or misspelt fields
+    refused), so a malformed one fails the same way locally and, in the client, before
+    anything is sent.
+
+    Args:
+        action: A `SketchAction`, the reply text, or a dict of `SketchAction` fields.
+        caller: The method named in the error, e.g. ``"SketchEnvClient.step()"``.
+
+    Returns:
+        The action.
+
+    Raises:
+        TypeError: For any other type (the message names `ACTION_RULE`).
+        pydantic.ValidationError: For a dict or text that is not a valid action.
+
+    Examples:
+        >>> as_action({"sketch": "x", "final": True}, "step()").final
+        True
+    """
+    if isinstance(action, SketchAction):
+        return action
+    if isinstance(action, str):
+        return SketchAction(sketch=action)
+    if isinstance(action, dict):
+        return SketchAction.model_validate(action)
+    raise TypeError(f"{caller} takes {ACTION_RULE}, got {type(action).__name__}")
 
 
 class RewardComponents(BaseModel):

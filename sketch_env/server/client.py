@@ -30,6 +30,7 @@ from sketch_env.env.models import (
     SketchAction,
     SketchObservation,
     SketchState,
+    as_action,
 )
 from sketch_env.errors import SketchEnvError
 
@@ -80,27 +81,23 @@ class SessionExpiredError(SketchEnvError, ConnectionError):
 class SketchEnvClient(EnvClient[SketchAction, SketchObservation, SketchState]):
     """Client for one session (one WebSocket) of the sketch environment.
 
-    ``step`` takes a `SketchAction` or the reply text. Results are ``StepResult`` objects whose
-    ``observation`` is a typed `SketchObservation`. Server-side errors (step before reset,
-    unknown task, bad seed, an invalid message with its reasons) raise `ServerError` (a
-    ``RuntimeError``) with the server's message and code; a full server (its step queue, or
-    every session slot) raises `ServerBusyError`, which is retryable. A session the server
-    expired for idleness raises `SessionExpiredError` on the next ``step`` or ``state``;
-    ``reset`` opens a new session.
+    ``step`` takes what `SketchEnvironment.step` takes: a `SketchAction`, the reply text or a
+    dict of `SketchAction` fields (validated here, before sending). Results are ``StepResult``
+    objects whose ``observation`` is a typed `SketchObservation`. Server-side errors (step
+    before reset, unknown task, bad seed, an invalid message with its reasons) raise
+    `ServerError` (a ``RuntimeError``) with the server's message and code; a full server (its
+    step queue, or every session slot) raises `ServerBusyError`, which is retryable. A session
+    the server expired for idleness raises `SessionExpiredError` on the next ``step`` or
+    ``state``; ``reset`` opens a new session.
     """
 
     #: Close reason of the session the server expired; ``None`` while the session lives.
     _expired_reason: str | None = None
 
-    def _step_payload(self, action: SketchAction | str) -> dict[str, Any]:
-        if isinstance(action, str):
-            action = SketchAction(sketch=action)
-        if not isinstance(action, SketchAction):
-            raise TypeError(
-                "SketchEnvClient.step() takes a SketchAction or the reply text (str), got "
-                f"{type(action).__name__}"
-            )
-        return action.model_dump()
+    def _step_payload(self, action: SketchAction | str | dict[str, Any]) -> dict[str, Any]:
+        # The same rule as the local environment's step (checked here, before anything is
+        # sent): a malformed dict fails the same validation on both sides.
+        return as_action(action, "SketchEnvClient.step()").model_dump()
 
     async def _send_and_receive(self, message: dict[str, Any]) -> dict[str, Any]:
         expired = self._expired_reason

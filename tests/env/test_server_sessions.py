@@ -205,7 +205,8 @@ def test_client_step_with_a_non_action_is_a_typed_one_line_error():
         client.close()
     message = str(refused.value)
     assert message == (
-        "SketchEnvClient.step() takes a SketchAction or the reply text (str), got int"
+        "SketchEnvClient.step() takes a SketchAction, the reply text (str) or a dict of "
+        "SketchAction fields, got int"
     )
 
 
