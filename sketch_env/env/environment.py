@@ -53,6 +53,7 @@ from sketch_env.render.base import MAX_SEED, check_seed
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.scoring.spec import DEFAULT_SCORER
 
 __all__ = [
     "DEFAULT_IMAGE_SIZE",
@@ -96,7 +97,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
     Args:
         renderer: The renderer (a `Renderer`, or a spec such as ``"ray://auto"``); the
             process-wide shared one when ``None``.
-        scorer: A `Scorer` or a spec string (``"heuristic"``, ``"hpsv3+http://host:port"``).
+        scorer: A `Scorer` or a spec string (``"anchored"``, the default; ``"hpsv3+http://host:port"``).
         reward_config: Reward weights and thresholds.
         gate_config: Which gate rules apply.
         max_steps: Sketches allowed per episode (1 = single turn).
@@ -136,7 +137,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
     def __init__(
         self,
         renderer: Renderer | str | None = None,
-        scorer: Scorer | str = "heuristic",
+        scorer: Scorer | str = DEFAULT_SCORER,
         reward_config: RewardConfig | None = None,
         gate_config: GateConfig | None = None,
         max_steps: int = 1,
@@ -163,7 +164,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         if evaluator is not None:
             if (
                 renderer is not None
-                or scorer != "heuristic"
+                or scorer != DEFAULT_SCORER
                 or reward_config is not None
                 or gate_config is not None
                 or config is not None
@@ -530,8 +531,9 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             name="sketch_env",
             description=(
                 "A policy writes p5.js + p5.brush sketches for painting prompts; they are "
-                "rendered in headless Chromium and scored by a preference model (HPSv3) or a "
-                "heuristic scorer, plus paint coverage and a gate."
+                "rendered in headless Chromium and scored by how typical they are of the "
+                "task's reference paintings (embedded), a preference model (HPSv3) or a "
+                "vision-language judge, plus paint coverage, guards and a gate."
             ),
             version=__version__,
             author="sketch_env authors",

@@ -24,6 +24,7 @@ from sketch_env.render.base import check_seed
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.scoring.spec import DEFAULT_SCORER
 
 __all__ = ["EvaluationKey", "SketchEvaluation"]
 
@@ -49,7 +50,7 @@ class SketchEvaluation:
             (lazily, on first use, so creating this object starts no browser).
         config: Everything the evaluator is built from, in one `EvaluationConfig` (instead
             of ``scorer``, ``renderer``, ``reward_config`` and ``gate_config``).
-        scorer: Scorer or scorer spec (``"heuristic"``, ``"hpsv3+http://host:port"``).
+        scorer: Scorer or scorer spec (``"anchored"``, the default; ``"hpsv3+http://host:port"``).
         renderer: Renderer; the process-wide shared one when ``None``.
         reward_config: Weights and thresholds of the reward.
         gate_config: Gate rules.
@@ -63,7 +64,7 @@ class SketchEvaluation:
         evaluator: Evaluator | None = None,
         *,
         config: EvaluationConfig | None = None,
-        scorer: Scorer | str = "heuristic",
+        scorer: Scorer | str = DEFAULT_SCORER,
         renderer: Renderer | str | None = None,
         reward_config: RewardConfig | None = None,
         gate_config: GateConfig | None = None,
@@ -73,7 +74,7 @@ class SketchEvaluation:
     ) -> None:
         if cache_size < 1:
             raise ValueError(f"cache_size must be at least 1, got {cache_size}")
-        given = (renderer, scorer, reward_config, gate_config) != (None, "heuristic", None, None)
+        given = (renderer, scorer, reward_config, gate_config) != (None, DEFAULT_SCORER, None, None)
         if (evaluator is not None or config is not None) and given:
             raise ValueError(
                 "give an evaluator, or a config, or scorer/renderer/reward_config/gate_config"

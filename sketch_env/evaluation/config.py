@@ -7,7 +7,7 @@ with a JSON round trip, and every front end takes it: `Evaluator`, `SketchEnviro
 ``sketch-env serve``, ``rollout`` and ``reward-check``. A saved config therefore reproduces an
 evaluation exactly, whichever front end reads it::
 
-    {"renderer": "local", "scorer": "heuristic",
+    {"renderer": "local", "scorer": "anchored",
      "render": {"deadline_s": 30.0, ...}, "gate": {"forbid_text": true, ...},
      "reward": {"coverage_weight": 1.0, ...}}
 
@@ -27,6 +27,7 @@ from sketch_env.config import JsonConfig
 from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.config import RenderConfig
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.specs import parse_spec
 
 __all__ = ["EvaluationConfig"]
@@ -45,7 +46,7 @@ class EvaluationConfig(JsonConfig):
     Args:
         renderer: Renderer spec: ``"local"`` (the process-wide browser pool), ``"ray"``,
             ``"ray://auto"`` or ``"ray://HOST:PORT"`` (`sketch_env.distributed.make_renderer`).
-        scorer: Scorer spec: ``"heuristic"``, ``"hpsv3+http://host:port"``,
+        scorer: Scorer spec: ``"anchored"`` (the default), ``"heuristic"``, ``"hpsv3+http://host:port"``,
             ``"judge+http://host:port/v1?model=..."`` (`sketch_env.scoring.make_scorer`).
         render: Renderer limits (`RenderConfig`); ``None`` leaves the renderer as it is
             configured (the shared pool's own settings, or a cluster's).
@@ -56,13 +57,13 @@ class EvaluationConfig(JsonConfig):
         ValueError: On a malformed spec or a part of the wrong type.
 
     Examples:
-        >>> config = EvaluationConfig(scorer="heuristic", gate=GateConfig(forbid_text=False))
+        >>> config = EvaluationConfig(scorer="anchored", gate=GateConfig(forbid_text=False))
         >>> EvaluationConfig.from_json(config.to_json()) == config
         True
     """
 
     renderer: str = "local"
-    scorer: str = "heuristic"
+    scorer: str = DEFAULT_SCORER
     render: RenderConfig | None = None
     gate: GateConfig = field(default_factory=GateConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)

@@ -35,7 +35,7 @@ from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
 from sketch_env.scoring.guards import guard_factors
 from sketch_env.scoring.measures import MeasuredScorer, PictureMeasures, measure_picture
 from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine
-from sketch_env.scoring.spec import make_scorer
+from sketch_env.scoring.spec import DEFAULT_SCORER, make_scorer
 
 __all__ = ["Evaluator", "Preview"]
 
@@ -99,7 +99,7 @@ class Evaluator:
         renderer: A renderer (`SketchRenderer`, `RayRenderer`), or a spec for
             `sketch_env.distributed.make_renderer`: ``"local"``/``None`` for the process-wide
             `shared_renderer`, ``"ray://auto"`` or ``"ray://HOST:PORT"`` for a Ray cluster.
-        scorer: A `Scorer` or a spec string (``"heuristic"``, ``"hpsv3+http://host:port"``).
+        scorer: A `Scorer` or a spec string (``"anchored"``, the default; ``"hpsv3+http://host:port"``).
         reward_config: Weights and thresholds of the reward.
         gate_config: Which gate rules apply, statically and at run time.
         config: Everything above in one `EvaluationConfig` (then leave the others unset).
@@ -108,7 +108,7 @@ class Evaluator:
         ValueError: If ``config`` is given together with another argument.
 
     Examples:
-        >>> evaluator = Evaluator(scorer="heuristic")  # doctest: +SKIP
+        >>> evaluator = Evaluator(scorer="anchored")  # doctest: +SKIP
         >>> [r.reward.reward for r in evaluator.evaluate_sync(replies, prompts, seeds=0)]
         >>> Evaluator(config=EvaluationConfig.load("eval.json"))  # doctest: +SKIP
     """
@@ -116,7 +116,7 @@ class Evaluator:
     def __init__(
         self,
         renderer: Renderer | str | None = None,
-        scorer: Scorer | str = "heuristic",
+        scorer: Scorer | str = DEFAULT_SCORER,
         reward_config: RewardConfig | None = None,
         gate_config: GateConfig | None = None,
         *,
@@ -126,7 +126,7 @@ class Evaluator:
         if config is not None:
             if (
                 renderer is not None
-                or scorer != "heuristic"
+                or scorer != DEFAULT_SCORER
                 or reward_config is not None
                 or gate_config is not None
             ):

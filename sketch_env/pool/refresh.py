@@ -149,7 +149,8 @@ def refresh_reference_pool(
     so ``render_ms`` is the cost of the sketch alone on one browser (renders running side by
     side share CPU and would measure each other). The heuristic score is always recomputed;
     a scorer other than the heuristic one (HPSv3) fills ``hpsv3_mu``/``hpsv3_sigma``, which
-    are otherwise left as they were.
+    are otherwise left as they were. The first render's `picture_features` go to the pool's
+    ``features.json``, which the anchored scorer reads.
 
     Args:
         renderer: A started `SketchRenderer`; its backend is recorded as the reference
@@ -169,6 +170,7 @@ def refresh_reference_pool(
         ReferencePoolError: If the pool is missing or malformed, or cannot be written.
         sketch_env.scoring.ScorerUnavailableError: If the scorer cannot answer.
     """
+    from sketch_env.scoring.anchored import picture_features, write_reference_features
     from sketch_env.scoring.base import score_sync
     from sketch_env.scoring.heuristic import HeuristicScorer
     from sketch_env.scoring.spec import make_scorer
@@ -266,6 +268,16 @@ def refresh_reference_pool(
 
     if write:
         write_pool_metadata(folder, new_meta, reference_backend=renderer.backend)
+        # The anchored scorer compares pictures with these: measured on the same first render
+        # whose hash the metadata records, so a test can tell a stale entry.
+        write_reference_features(
+            {
+                ref.id: picture_features(image)
+                for (ref, _), image in zip(pictured, images, strict=True)
+            },
+            folder,
+            png_sha256={ref.id: hashlib.sha256(r.png or b"").hexdigest() for ref, r in pictured},
+        )
     return RefreshReport(
         pool_dir=folder,
         backend=renderer.backend,

@@ -1323,9 +1323,9 @@ def _ranked(candidates: Sequence[Candidate]) -> list[Candidate]:
     return [c for _, _, c in order]
 
 
-#: Known scorer maxima: the heuristic scores 0-10. Other scorers have no fixed range (HPSv3's
-#: ``mu`` is unbounded), so their preference is reported without a cap.
-PREFERENCE_CAPS: dict[str, float] = {"heuristic": 10.0}
+#: Known scorer maxima: the heuristic and anchored scorers score 0-10. Other scorers have no
+#: fixed range (HPSv3's ``mu`` is unbounded), so their preference is reported without a cap.
+PREFERENCE_CAPS: dict[str, float] = {"heuristic": 10.0, "anchored": 10.0}
 
 
 def _term_cap(name: str) -> float | None:

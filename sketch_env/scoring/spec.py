@@ -2,8 +2,12 @@
 
 Valid specs:
 
+- ``"anchored"`` (`DEFAULT_SCORER`): the embedded `AnchoredScorer`, how typical the picture is
+  of its task's reference paintings (CPU, reads the pool's ``features.json``); the only
+  embedded scorer a search does not beat (docs/reward.md, "What search finds").
 - ``"heuristic"``: the embedded `HeuristicScorer` (image statistics and a small text reader on
-  the CPU, ignores prompts).
+  the CPU, ignores prompts). Every one of its terms saturates at "busy": a blind search reaches
+  its maximum, so it is kept for comparison and tests, not for training.
 - ``"hpsv3"``: the HPSv3 service at ``$SKETCH_ENV_HPSV3_URL``, else `DEFAULT_HPSV3_URL`.
 - ``"hpsv3+http://host:port"``: the HPSv3 service at that URL (a bare ``host:port`` means
   ``http://``); several services are given comma-separated
@@ -25,7 +29,17 @@ from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.heuristic import HeuristicScorer
 from sketch_env.specs import parse_spec
 
-__all__ = ["DEFAULT_HPSV3_URL", "HPSV3_URL_ENV", "VALID_SPECS", "make_scorer", "parse_hpsv3_urls"]
+__all__ = [
+    "DEFAULT_HPSV3_URL",
+    "DEFAULT_SCORER",
+    "HPSV3_URL_ENV",
+    "VALID_SPECS",
+    "make_scorer",
+    "parse_hpsv3_urls",
+]
+
+#: The scorer every entry point uses when none is named.
+DEFAULT_SCORER = "anchored"
 
 #: Where ``sketch-env hpsv3 serve`` listens by default.
 DEFAULT_HPSV3_URL = "http://127.0.0.1:8765"
@@ -33,6 +47,7 @@ DEFAULT_HPSV3_URL = "http://127.0.0.1:8765"
 HPSV3_URL_ENV = "SKETCH_ENV_HPSV3_URL"
 #: The spec forms, as shown in error messages.
 VALID_SPECS = (
+    "anchored",
     "heuristic",
     "hpsv3",
     "hpsv3+http://host:port[,http://host2:port...]",
@@ -103,7 +118,7 @@ def make_scorer(spec: str | Scorer, *, timeout_s: float = 60.0) -> Scorer:
         >>> make_scorer("preference")
         Traceback (most recent call last):
         ...
-        ValueError: unknown scorer spec 'preference'; valid specs: heuristic, hpsv3, \
+        ValueError: unknown scorer spec 'preference'; valid specs: anchored, heuristic, hpsv3, \
 hpsv3+http://host:port[,http://host2:port...], \
 judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]
     """
@@ -114,6 +129,11 @@ judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]
     kind = parse_spec(spec, what="scorer spec").kind
     if kind == "heuristic" and spec.strip().lower() == "heuristic":
         return HeuristicScorer()
+    if kind == "anchored" and spec.strip().lower() == "anchored":
+        # Imported here: it reads the pool's features when built.
+        from sketch_env.scoring.anchored import AnchoredScorer
+
+        return AnchoredScorer()
     if kind == "hpsv3":
         urls = parse_hpsv3_urls(spec)
         # Imported here: the client pulls in an HTTP stack the heuristic path never needs.

@@ -18,7 +18,7 @@ Configuration comes from arguments or environment variables:
 
 - ``SKETCH_ENV_MAX_SESSIONS``: concurrent sessions (default 8). One more is refused with
   OpenEnv's ``CAPACITY_REACHED`` error and the server keeps serving.
-- ``SKETCH_ENV_SCORER``: scorer spec (default ``heuristic``; ``hpsv3+http://host:port``).
+- ``SKETCH_ENV_SCORER``: scorer spec (default ``anchored``; ``hpsv3+http://host:port``).
 - ``SKETCH_ENV_MAX_STEPS``, ``SKETCH_ENV_REWARD_POLICY``: episode shape (1, ``last``).
 - ``SKETCH_ENV_IDLE_TIMEOUT``: seconds a session may stay idle (default 300).
 - ``SKETCH_ENV_MAX_CONCURRENT_STEPS``, ``SKETCH_ENV_MAX_QUEUED_STEPS``,
@@ -53,6 +53,7 @@ from sketch_env.render.config import RenderConfig
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.renderer import SketchRenderer, shared_renderer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.server.admission import StepLimits, StepQueue
 from sketch_env.server.http_step import install_http_step
 from sketch_env.server.sessions import (
@@ -158,7 +159,7 @@ def create_sketch_app(
 
     Args:
         max_sessions: Concurrent WebSocket sessions; ``SKETCH_ENV_MAX_SESSIONS`` or 8.
-        scorer: Scorer spec; ``SKETCH_ENV_SCORER`` or ``"heuristic"``.
+        scorer: Scorer spec; ``SKETCH_ENV_SCORER`` or `DEFAULT_SCORER` (``"anchored"``).
         max_steps: Sketches per episode; ``SKETCH_ENV_MAX_STEPS`` or 1.
         reward_policy: ``"last"`` or ``"best"``; ``SKETCH_ENV_REWARD_POLICY`` or ``"last"``.
         include_image: Return PNGs in step observations by default (a client can also ask per
@@ -202,7 +203,7 @@ def create_sketch_app(
         scorer, renderer = config.scorer, config.renderer
         render_config, reward_config = config.render, config.reward
     gate_config = config.gate if config is not None else None
-    spec = scorer or os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
+    spec = scorer or os.environ.get("SKETCH_ENV_SCORER") or DEFAULT_SCORER
     idle = (
         check_idle_timeout(idle_timeout_s)
         if idle_timeout_s is not None

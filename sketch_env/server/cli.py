@@ -14,6 +14,7 @@ import os
 import socket
 
 from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
+from sketch_env.scoring.spec import DEFAULT_SCORER
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         config = evaluation_config_from_args(
-            args, scorer_default=os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
+            args, scorer_default=os.environ.get("SKETCH_ENV_SCORER") or DEFAULT_SCORER
         )
         limits = StepLimits(
             capacity=args.max_concurrent_steps,

@@ -49,7 +49,8 @@ COMPONENTS: dict[str, tuple[Callable[[Rollout], float | None], str]] = {
     "gate": (_gate_value, "1 when the sketch passed the gate, else 0"),
     "preference": (
         _preference_value,
-        "the preference term (HPSv3 mu or the heuristic score); 0 when there was no picture",
+        "the preference term (the scorer's value: anchored 0-10, HPSv3 mu); 0 when there was "
+        "no picture",
     ),
 }
 
@@ -246,7 +247,7 @@ class SketchReward(_BatchReward):
 
     Examples:
         ```python
-        reward = SketchReward(scorer="heuristic")
+        reward = SketchReward()  # the anchored scorer; or scorer="hpsv3+http://HOST:PORT"
         coverage, gate = reward.component("coverage"), reward.component("gate")
         trainer = GRPOTrainer(..., reward_funcs=[reward, coverage, gate],
                               args=GRPOConfig(reward_weights=[1.0, 0.5, 0.5], ...))

@@ -23,6 +23,7 @@ from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.protocol import Renderer
 from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.trl.artifacts import ArtifactConfig, ArtifactWriter
 from sketch_env.trl.metrics import METRIC_PREFIX, batch_metrics, revision_metrics
 
@@ -102,7 +103,7 @@ class SketchToolEnv(metaclass=_Configured):
     #: ``scorer``, ``reward_config``, ``gate_config`` and ``renderer`` must stay unset.
     config: EvaluationConfig | None = None
     #: Scorer spec used by this class's shared evaluation.
-    scorer: Scorer | str = "heuristic"
+    scorer: Scorer | str = DEFAULT_SCORER
     #: Reward weights and thresholds.
     reward_config: RewardConfig | None = None
     #: Gate rules.
