@@ -33,8 +33,15 @@ class RenderConfig(JsonConfig):
         backend: GL backend: ``"auto"`` probes and takes the fastest that gives WebGL2
             (hardware GPU, then Mesa llvmpipe, then SwiftShader); or force one.
         browser_path: Chromium executable; ``None`` discovers one (see `find_browser`).
-        deadline_s: Wall-clock bound of one render attempt, which holds even when the sketch
-            blocks the page's JavaScript thread forever.
+        deadline_s: The sketch's time budget for one render attempt: it is stopped and charged
+            ``timeout`` once its wall time and its own time (CPU time of its browser's
+            processes, or time they were not held back by other load; see
+            `sketch_env.render.budget`) both pass it. On a quiet machine that is the wall
+            deadline; it holds even when the sketch blocks the page's JavaScript thread forever.
+        max_wall_factor: Hard wall-clock cap of one attempt, as a multiple of ``deadline_s``.
+            A render that the machine's load kept from using its budget by then ends as
+            ``crashed`` (an infrastructure failure, reward ``None``), not as the sketch's
+            ``timeout``.
         max_frames: Frames after which a ``draw`` loop that never stops is captured.
         max_source_bytes: Larger sketches are rejected unrun (UTF-8 bytes).
         max_canvas_side: Largest canvas width or height a sketch may set, in pixels.
@@ -78,6 +85,7 @@ class RenderConfig(JsonConfig):
     backend: BackendName = "auto"
     browser_path: str | None = None
     deadline_s: float = 30.0
+    max_wall_factor: float = 4.0
     max_frames: int = 60
     max_source_bytes: int = MAX_REPLY_BYTES
     max_canvas_side: int = 4096
@@ -124,6 +132,8 @@ class RenderConfig(JsonConfig):
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.max_wall_factor < 1:
+            raise ValueError(f"max_wall_factor must be at least 1, got {self.max_wall_factor}")
         if self.retries < 0:
             raise ValueError(f"retries must be >= 0, got {self.retries}")
         if len(self.viewport) != 2 or min(self.viewport) < 1:

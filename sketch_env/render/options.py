@@ -70,7 +70,10 @@ def add_render_options(
         type=float,
         metavar="S",
         default=None,
-        help=f"hard wall-clock bound per render, seconds (default {base['deadline_s']:g})",
+        help=(
+            "the sketch's time budget per render, seconds: its own CPU time or time not held "
+            f"back by other load (default {base['deadline_s']:g})"
+        ),
     )
     group.add_argument(
         "--max-frames",

@@ -35,6 +35,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from sketch_env.render.api_calls import attributed_names, harness_table
+from sketch_env.render.budget import MACHINE, SketchClock, WallClock
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.host import (
@@ -192,6 +193,7 @@ async def run_attempt(
     seed: int,
     config: RenderConfig,
     backend: str,
+    clock: SketchClock | WallClock | None = None,
 ) -> Attempt:
     """Renders one sketch in a fresh frame, bounded by ``config.deadline_s``.
 
@@ -202,6 +204,8 @@ async def run_attempt(
         seed: The render's seed.
         config: Limits.
         backend: Backend name, reported in the result.
+        clock: Keeps the sketch's own time (`SketchClock`, from its browser's processes);
+            ``None`` bounds the render by wall time alone.
 
     Returns:
         The `Attempt`.
@@ -215,14 +219,21 @@ async def run_attempt(
     host.active = sketch_frame
     host.renders += 1
     # Whether the host survives is the caller's call (`FrameSupply.finish`), from ``clean``.
-    render, clean = await _drive(sketch_frame, seed, config, backend, start)
+    if clock is None:
+        clock = WallClock(config.deadline_s)
+    render, clean = await _drive(sketch_frame, seed, config, backend, start, clock)
     return Attempt(render, clean=clean)
 
 
 async def _drive(
-    sketch_frame: SketchFrame, seed: int, config: RenderConfig, backend: str, start: float
+    sketch_frame: SketchFrame,
+    seed: int,
+    config: RenderConfig,
+    backend: str,
+    start: float,
+    clock: SketchClock | WallClock,
 ) -> tuple[Render, bool]:
-    """Starts the sketch and waits for its harness's report until the deadline passes.
+    """Starts the sketch and waits for its harness's report until its budget is spent.
 
     Returns:
         The render, and whether the frame ended cleanly (see `Attempt.clean`).
@@ -230,8 +241,14 @@ async def _drive(
     frame, session, host = sketch_frame.frame, sketch_frame.session, sketch_frame.host
     report: HarnessReport | None = None
     timed_out = False
+    loop = asyncio.get_running_loop()
+    watcher: asyncio.Future[None] | None = None
     try:
-        async with asyncio.timeout_at(asyncio.get_running_loop().time() + config.deadline_s):
+        async with asyncio.timeout(None) as bound:
+            # The clock ends the render by moving this timeout to now (docs/rendering.md,
+            # "Fair under load"): when the sketch has used its budget, or when the machine
+            # held it back past the wall cap.
+            watcher = asyncio.ensure_future(clock.run_out(lambda: bound.reschedule(loop.time())))
             # The frame is at `ready`: no sketch code exists in it yet, so this main-world
             # evaluation is the last one and cannot be tampered with. Everything after it
             # arrives through the readback binding (sketch_env.render.readback).
@@ -242,6 +259,7 @@ async def _drive(
             report = await _wait_for_report(session, host, config)
             if report is not None:
                 await _confirm_document(sketch_frame)
+            watcher.cancel()
     except TimeoutError:
         timed_out = True
         report = await _salvage(sketch_frame)
@@ -250,6 +268,25 @@ async def _drive(
             raise BrowserFailure(f"the browser went away: {exc}") from exc
         if not session.page_crashed and session.navigated_to is None:
             raise BrowserFailure(f"the page failed: {exc}") from exc
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+    if timed_out and clock.verdict == MACHINE:
+        # Not the sketch's fault: it had not used its budget when the wall cap came.
+        note = (
+            "harness: the machine was too loaded to finish the render: at the wall cap of "
+            f"{config.deadline_s * config.max_wall_factor:g} s the sketch had used "
+            f"{clock.describe()}, less than its {config.deadline_s:g} s budget; not charged"
+        )
+        render = Render(
+            RenderStatus.CRASHED,
+            errors=(note,),
+            elapsed_ms=(time.perf_counter() - start) * 1000.0,
+            backend=backend,
+            seed=seed,
+            blocked_requests=tuple(dict.fromkeys(session.blocked)),
+        )
+        return render, False
     if session.violations:
         return _violation(session.violations, seed, backend, start, session), False
     if report is not None and report.violation:
@@ -281,7 +318,7 @@ async def _drive(
     if timed_out:
         errors.append(
             f"harness: the render did not finish within {config.deadline_s:g} s "
-            "(an endless loop, or a sketch far too heavy)"
+            f"(it used {clock.describe()}: an endless loop, or a sketch far too heavy)"
         )
         status = RenderStatus.TIMEOUT
     elif reason == "no_p5":

@@ -21,6 +21,7 @@ from playwright.async_api import Playwright, async_playwright
 
 from sketch_env.render.backends import BrowserChoice, choose_backend
 from sketch_env.render.base import RendererBase
+from sketch_env.render.budget import SketchClock
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.frames import FrameSupply
 from sketch_env.render.page import Attempt, BrowserFailure, harness_script, run_attempt
@@ -242,9 +243,17 @@ class SketchRenderer(RendererBase):
             watch = MemoryWatch(
                 tree, baseline + self.config.max_render_memory_mb, self.config.memory_poll_s
             )
+            clock = await asyncio.to_thread(
+                SketchClock,
+                functools.partial(tree.members, 1.0),
+                self.config.deadline_s,
+                self.config.max_wall_factor,
+            )
             start = time.perf_counter()
             try:
-                attempt = await watch.guard(run_attempt(frame, data, seed, self.config, backend))
+                attempt = await watch.guard(
+                    run_attempt(frame, data, seed, self.config, backend, clock)
+                )
             except BrowserFailure:
                 await self._frames.finish(slot.index, frame, clean=False)
                 await self._replace_quietly(slot)

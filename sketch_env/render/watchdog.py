@@ -180,6 +180,16 @@ class ProcessTree:
                 total += proc.memory_info().rss
         return total / _MB
 
+    def members(self, max_age_s: float = 0.0) -> list[psutil.Process]:
+        """The tree's processes, browser first.
+
+        Args:
+            max_age_s: Rescan first when the process list is older than this.
+        """
+        if time.monotonic() - self._scanned >= max_age_s:
+            self.scan()
+        return list(self._procs)
+
     def processes(self, kind: str) -> list[psutil.Process]:
         """The tree's live processes of one ``--type`` (``gpu-process``, ``renderer``).
 
