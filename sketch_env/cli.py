@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "pool": ("sketch_env.pool.cli", "list the reference pool, or re-render and re-measure it"),
     "serve": ("sketch_env.server.cli", "serve the environment over OpenEnv HTTP/WebSocket"),
+    "manifest": ("sketch_env.server.manifest", "write the OpenEnv manifest (openenv.yaml)"),
     "bench": ("sketch_env.bench_cli", "renderer vs baseline benchmark (needs a checkout)"),
     "examples": ("sketch_env.examples_cli", "list the example scripts and replies, or copy them"),
 }
