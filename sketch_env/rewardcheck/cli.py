@@ -7,6 +7,7 @@ out-earns the task's reference paintings (the adversarial gap; exit 1 when any g
 Examples:
     sketch-env reward-check                                   # heuristic scorer, CPU, minutes
     sketch-env reward-check --scorer hpsv3+http://127.0.0.1:8765 --seeds 3
+    sketch-env reward-check --seeds 6          # also how far each reference moves with the seed
     sketch-env reward-check --reward-config my_reward.json --out runs/check
     sketch-env reward-check --search 500                      # both searches, four tasks
     sketch-env reward-check --search 2000 --search-mode blind --tasks trees/pastel
@@ -29,7 +30,13 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds the ``reward-check`` options."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("--seeds", type=int, default=1, metavar="N", help="seeds 0..N-1")
+    parser.add_argument(
+        "--seeds",
+        type=int,
+        default=1,
+        metavar="N",
+        help="seeds 0..N-1; with N >= 2 the report also gives each reference's seed spread",
+    )
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N references")
     parser.add_argument("--out", metavar="DIR", help="output folder (default runs/reward-check-*)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
@@ -83,7 +90,12 @@ def run(args: argparse.Namespace) -> int:
     from sketch_env.evaluation.options import open_renderer
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.rewardcheck.check import run_reward_check, write_json
-    from sketch_env.rewardcheck.report import summary_rows, write_html
+    from sketch_env.rewardcheck.report import (
+        seed_spread_line,
+        seed_spread_rows,
+        summary_rows,
+        write_html,
+    )
 
     console = Console(stderr=True)
     try:
@@ -123,8 +135,28 @@ def run(args: argparse.Namespace) -> int:
     for row in summary_rows(report):
         table.add_row(*row)
     Console().print(table)
+    spread_rows = seed_spread_rows(report)
+    if spread_rows:
+        spread_table = Table(title=f"Seed spread over seeds 0-{args.seeds - 1}")
+        for column in ("reference", "mean", "std", "min-max", "range"):
+            spread_table.add_column(column)
+        for spread_row in spread_rows:
+            spread_table.add_row(*spread_row)
+        Console().print(spread_table)
+    print(seed_spread_line(report))
     summary = {k: report.accuracy(k) for k in ("tier", "degradation", "hack")}
-    print(json.dumps({"summary": summary, "report": str(out / "report.json"), "html": str(page)}))
+    spread = report.seed_spread()
+    pooled = spread["pooled"] if spread is not None else None
+    print(
+        json.dumps(
+            {
+                "summary": summary,
+                "seed_spread": pooled,
+                "report": str(out / "report.json"),
+                "html": str(page),
+            }
+        )
+    )
     beaten = [n for n, w in report.hack_win_rates().items() if w]
     if beaten:
         console.print(f"[yellow]hacks that beat a reference:[/yellow] {', '.join(beaten)}")

@@ -18,6 +18,8 @@ from sketch_env.rewardcheck.search import Candidate, SearchReport, TaskSearch
 __all__ = [
     "saturation_lines",
     "search_summary_rows",
+    "seed_spread_line",
+    "seed_spread_rows",
     "summary_rows",
     "write_html",
     "write_search_html",
@@ -38,6 +40,40 @@ def summary_rows(report: RewardCheckReport) -> list[tuple[str, str, str, str, st
             win = _pct(family.win_rate) if kind == "hack" else ""
             rows.append((kind, name, str(family.pairs), _pct(family.accuracy), win))
     return rows
+
+
+def seed_spread_rows(report: RewardCheckReport) -> list[tuple[str, str, str, str, str]]:
+    """Rows ``(reference, mean, std, min-max, range)`` of the seed spread, widest first."""
+    spread = report.seed_spread()
+    if spread is None:
+        return []
+    refs = sorted(spread["references"].items(), key=lambda item: -item[1]["range"])
+    return [
+        (
+            ref,
+            f"{r['mean']:.3f}",
+            f"{r['std']:.3f}",
+            f"{r['min']:.3f}-{r['max']:.3f}",
+            f"{r['range']:.3f}",
+        )
+        for ref, r in refs
+    ]
+
+
+def seed_spread_line(report: RewardCheckReport) -> str:
+    """One line on the pooled seed spread (or how to measure it)."""
+    spread = report.seed_spread()
+    if spread is None:
+        return "seed spread: not measured (one seed); run with --seeds N, N >= 2"
+    pooled = spread["pooled"]
+    between = pooled["between_std"]
+    ratio = pooled["within_over_between"]
+    apart = f"; references differ by std {between:.3f} (ratio {ratio:.2f})" if between else ""
+    return (
+        f"seed spread over {len(spread['seeds'])} seeds: a reference's reward moves by std "
+        f"{pooled['within_std']:.3f} with the seed alone (widest: {pooled['widest']}, range "
+        f"{pooled['max_range']:.3f}){apart}"
+    )
 
 
 def _fmt(value: Any) -> str:
@@ -94,6 +130,16 @@ def write_html(report: RewardCheckReport, out_dir: str | Path) -> Path:
             "</section>"
         )
     summary = {k: report.accuracy(k) for k in ("tier", "degradation", "hack")}
+    spread_rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+        for row in seed_spread_rows(report)
+    )
+    spread = (
+        f"<table><tr><th>reference</th><th>mean</th><th>std</th><th>min-max</th>"
+        f"<th>range</th></tr>{spread_rows}</table>"
+        if spread_rows
+        else ""
+    )
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Reward check: {html.escape(report.scorer)}</title>
@@ -112,6 +158,10 @@ Accuracy: tiers {_pct(summary["tier"])}, degradations {_pct(summary["degradation
 hacks {_pct(summary["hack"])}.</p>
 <table><tr><th>kind</th><th>family</th><th>pairs</th><th>accuracy</th><th>hack win-rate</th></tr>
 {rows}</table>
+<h2>Seed spread</h2>
+<p>{html.escape(seed_spread_line(report))}. The same sketch at another render seed: p5.brush's
+textures depend on it.</p>
+{spread}
 <h2>Mis-ordered pairs ({len(pairs)})</h2>
 {"".join(pairs) or "<p>None: every pair was ordered correctly.</p>"}
 </body></html>

@@ -162,7 +162,11 @@ def test_always_garbage_leaves_the_picture_unscored_never_zero() -> None:
     assert "unreadable" in meta(score)["unscored"]
     # Through the reward: an unscored picture is an infrastructure failure (None), not a 0.
     breakdown = combine(
-        RewardConfig(), GateVerdict(passed=True), paint_fraction=0.5, dark_mass=0.0, score=score
+        RewardConfig(guards=()),
+        GateVerdict(passed=True),
+        paint_fraction=0.5,
+        dark_mass=0.0,
+        score=score,
     )
     assert breakdown.reward is None and breakdown.status == "infra_error"
 
