@@ -11,17 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.wheel import build_wheel, clean_tree, install_in_venv
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    # Built from a clean copy of the tree, as from a fresh clone: a file that only exists
-    # here (untracked build output, a cache) cannot make the wheel look complete.
-    tree = clean_tree(tmp_path_factory.mktemp("tree") / "sketch_env")
-    return build_wheel(tree, tmp_path_factory.mktemp("wheel"))
+def wheel(built_wheel: Path) -> Path:
+    # The session's wheel (tests/conftest.py), built from a clean copy of the tree.
+    return built_wheel
 
 
 def test_wheel_ships_vendored_libraries_licences_and_harness(wheel):
@@ -80,12 +76,12 @@ def test_installed_layout_finds_and_verifies_its_vendor_folder(wheel, tmp_path):
     assert read == "['WHEEL']"
 
 
-def test_openenv_autoenv_discovers_the_installed_wheel(wheel, tmp_path):
+def test_openenv_autoenv_discovers_the_installed_wheel(wheel_venv, tmp_path):
     # Installed outside the checkout (a venv on top of this one's dependencies, no network),
     # run from elsewhere with no PYTHONPATH: OpenEnv's discovery finds the distribution, reads
     # the manifest the wheel carries inside the package and imports the client from the wheel.
-    venv = tmp_path / "venv"
-    python = install_in_venv(wheel, venv) / "python"
+    venv = wheel_venv.parent
+    python = wheel_venv / "python"
     script = (
         "import json\n"
         "from openenv.auto._discovery import get_discovery\n"
