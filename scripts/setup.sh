@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up sketch_env on a Debian/Ubuntu machine (what CI and the README's Install section run).
+# Sets up sketch_env on a Debian/Ubuntu machine (what CI and the README's quick start run).
 #
 #   scripts/setup.sh          Chromium + Mesa from Debian's packages, then the package itself
 #   scripts/setup.sh --dev    also the test extras, a CPU torch, TRL, Ray, and the HPSv3 venv
