@@ -15,8 +15,8 @@ A block runs as written unless the line before it (blank lines aside) is a marke
 
 ``needs`` takes several words (``needs gpu, service``). Blocks with a ``needs`` or ``slow``
 marker are reported as skipped with the reason, never passed. Other fence languages are not
-run, and the shell-ish ones (``sh``, ``shell``, ``console``, ``py``) are refused, so a block
-cannot dodge the run by its label.
+run, and the shell-ish ones (``sh``, ``shell``, ``console``, ``py``) are refused, as is an
+unlabelled block whose lines are commands, so a block cannot dodge the run by its label.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ RUN_LANGUAGES = ("python", "bash")
 REFUSED_LANGUAGES = ("sh", "shell", "console", "py", "zsh")
 
 _FENCE = re.compile(r"^```([A-Za-z0-9_+-]*)\s*$")
+#: A line that is a command: an unlabelled block holding one would not run, so it is refused.
+_COMMAND = re.compile(r"^\s*(\$ )?(sketch-env|python3?|pip|bash|curl|pytest|uvicorn|export)\s")
 _MARKER = re.compile(r"^<!--\s*snippet:\s*(.*?)\s*-->$")
 
 
@@ -125,13 +127,16 @@ def extract(path: Path, root: Path = ROOT) -> list[Snippet]:
                 raise ValueError(f"{where}: unclosed code fence")
             if language in REFUSED_LANGUAGES:
                 raise ValueError(f"{where}: fence ```{language}; use ```bash or ```python")
+            body = lines[index + 1 : end]
+            if not language and any(_COMMAND.match(text) for text in body):
+                raise ValueError(f"{where}: an unlabelled block of commands; label it ```bash")
             if language in RUN_LANGUAGES:
                 snippets.append(
                     Snippet(
                         relative,
                         index + 1,
                         language,
-                        "\n".join(lines[index + 1 : end]) + "\n",
+                        "\n".join(body) + "\n",
                         **(marker or {}),  # type: ignore[arg-type]
                     )
                 )

@@ -25,12 +25,14 @@ import pytest
 
 from tests.conftest import require_chromium
 from tests.snippets import REFUSED_LANGUAGES, Snippet, all_snippets, extract
-from tests.wheel import build_wheel, clean_tree, install_in_venv
 
 SNIPPETS = all_snippets()
 RUN_SLOW = os.environ.get("SKETCH_ENV_SNIPPETS_SLOW") == "1"
 #: Per block: a render pool starting on loaded cores, a rollout of the reference pool.
 TIMEOUT_S = 900
+#: pytest-timeout's limit for one test: a block's own, plus the wheel and venv that the first
+#: block's setup builds (pyproject's default, 300 s, is too short for either on loaded cores).
+TEST_TIMEOUT_S = TIMEOUT_S + 600
 
 
 @dataclass
@@ -45,11 +47,11 @@ class Reader:
 
 
 @pytest.fixture(scope="module")
-def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reader]:
+def reader(wheel_venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reader]:
+    # The session's wheel and venv (tests/conftest.py), shared with tests/test_packaging.py.
     require_chromium()
     base = tmp_path_factory.mktemp("reader")
-    wheel = build_wheel(clean_tree(base / "clone"), base / "dist")
-    bin_dir = install_in_venv(wheel, base / "venv")
+    bin_dir = wheel_venv
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(
         PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
@@ -69,7 +71,7 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Reader]:
     )
     assert found.returncode == 0, found.stderr
     # The blocks must run the wheel's code, not this checkout's editable install.
-    assert found.stdout.startswith(str(base / "venv")), found.stdout
+    assert found.stdout.startswith(str(bin_dir.parent)), found.stdout
     reader = Reader(bin_dir, base / "work", base / "scripts", env)
     yield reader
     for server in reader.servers:
@@ -123,6 +125,7 @@ def _serve(reader: Reader, snippet: Snippet) -> None:
     pytest.fail(f"{snippet.id} did not serve within {TIMEOUT_S} s:\n{log_path.read_text()}")
 
 
+@pytest.mark.timeout(TEST_TIMEOUT_S)
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=[s.id for s in SNIPPETS])
 def test_snippet_runs_as_written(reader: Reader, snippet: Snippet) -> None:
     reason = snippet.skip_reason(run_slow=RUN_SLOW)
@@ -163,6 +166,11 @@ def test_every_block_is_run_or_marked(tmp_path: Path) -> None:
         doc.write_text(f"```{language}\nls\n```\n", encoding="utf-8")
         with pytest.raises(ValueError, match="use ```bash or ```python"):
             extract(doc, tmp_path)
+    doc.write_text("```\nsketch-env rollout --out runs/x\n```\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unlabelled block of commands"):
+        extract(doc, tmp_path)
+    doc.write_text("```\nsketch_env/   the package\n```\n", encoding="utf-8")
+    assert extract(doc, tmp_path) == []  # a layout or diagram stays unlabelled
     doc.write_text("<!-- snippet: needs a miracle -->\n```bash\nls\n```\n", encoding="utf-8")
     with pytest.raises(ValueError, match="unknown needs"):
         extract(doc, tmp_path)
