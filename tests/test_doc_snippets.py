@@ -61,8 +61,15 @@ def reader(wheel_venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     )
     (base / "work").mkdir()
     (base / "scripts").mkdir()
+    # Every sketch_env on the path: the wheel's only, and no checkout's root (whose bench/,
+    # examples/ and tests/ a user of the wheel does not have).
+    code = (
+        "import sys, pathlib\n"
+        "print(*[p for p in sys.path if (pathlib.Path(p) / 'sketch_env').is_dir()"
+        " or (pathlib.Path(p) / 'pyproject.toml').is_file()], sep='\\n')"
+    )
     found = subprocess.run(
-        [str(bin_dir / "python"), "-c", "import sketch_env; print(sketch_env.__file__)"],
+        [str(bin_dir / "python"), "-c", code],
         capture_output=True,
         text=True,
         timeout=120,
@@ -71,7 +78,8 @@ def reader(wheel_venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     )
     assert found.returncode == 0, found.stderr
     # The blocks must run the wheel's code, not this checkout's editable install.
-    assert found.stdout.startswith(str(bin_dir.parent)), found.stdout
+    (where,) = found.stdout.split()  # one: the venv's site-packages
+    assert where.startswith(str(bin_dir.parent)), found.stdout
     reader = Reader(bin_dir, base / "work", base / "scripts", env)
     yield reader
     for server in reader.servers:

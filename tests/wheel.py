@@ -4,6 +4,7 @@ what a new user has, rather than this checkout with its caches and editable inst
 from __future__ import annotations
 
 import shutil
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -74,18 +75,32 @@ def build_wheel(source: Path, out: Path) -> Path:
 
 
 def install_in_venv(wheel: Path, venv: Path) -> Path:
-    """Makes a fresh venv on top of this interpreter's packages (the dependencies: no network)
-    and installs the wheel in it.
+    """Makes a fresh venv and installs the wheel in it, with this interpreter's packages as its
+    dependencies (no network).
+
+    The dependencies come in as plain folders on the path (a ``.pth`` file listing this
+    interpreter's site-packages), not through ``--system-site-packages``: that would also run
+    the ``.pth`` files there, among them an editable install's, which puts a checkout's root on
+    the path, so the venv could import that checkout's ``bench``, ``examples`` and ``tests``
+    as no user of the wheel can.
 
     Returns:
         The venv's ``bin`` folder.
     """
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
         check=True,
         timeout=120,
+    ).stdout.strip()
+    # A .pth line that is a folder joins the path; the .pth files inside it are not processed.
+    deps = [*site.getsitepackages(), site.getusersitepackages()]
+    (Path(purelib) / "_sketch_env_test_deps.pth").write_text(
+        "".join(f"{folder}\n" for folder in deps if Path(folder).is_dir()), encoding="utf-8"
     )
-    python = venv / "bin" / "python"
     install = subprocess.run(
         [str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
         capture_output=True,
