@@ -61,11 +61,12 @@ def reader(wheel_venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     )
     (base / "work").mkdir()
     (base / "scripts").mkdir()
-    # Every sketch_env on the path: the wheel's only, and no checkout's root (whose bench/,
-    # examples/ and tests/ a user of the wheel does not have).
+    # Every sketch_env package on the path: the wheel's only, and no checkout's root (whose
+    # bench/, examples/ and tests/ a user of the wheel does not have). An editable install may
+    # leave a data-only sketch_env folder in site-packages; without __init__.py it is no rival.
     code = (
         "import sys, pathlib\n"
-        "print(*[p for p in sys.path if (pathlib.Path(p) / 'sketch_env').is_dir()"
+        "print(*[p for p in sys.path if (pathlib.Path(p) / 'sketch_env/__init__.py').is_file()"
         " or (pathlib.Path(p) / 'pyproject.toml').is_file()], sep='\\n')"
     )
     found = subprocess.run(
