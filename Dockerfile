@@ -1,7 +1,9 @@
 # sketch_env OpenEnv server: Chromium + Mesa (llvmpipe software GL) + the package.
 # Build: docker build -t sketch-env .      Run: docker run -p 8000:8000 sketch-env
-# As a Hugging Face Space (Docker SDK), the Space's README front matter must say `sdk: docker`
-# and `app_port: 8000`; the Space runs the container as uid 1000, which is the user below.
+# As a Hugging Face Space (Docker SDK), the README's front matter says `sdk: docker` and
+# `app_port: 8000`; the Space runs the container as uid 1000, which is the user below, and sets
+# openenv.yaml's `variables` (SKETCH_ENV_SCORER, SKETCH_ENV_RENDERER), which `sketch-env serve`
+# reads.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -22,8 +24,7 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-# openenv.yaml goes into the wheel as sketch_env/openenv.yaml (OpenEnv's AutoEnv reads it there).
-COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md openenv.yaml ./
+COPY pyproject.toml README.md LICENSE THIRD_PARTY_NOTICES.md ./
 COPY vendor ./vendor
 COPY reference_pool ./reference_pool
 COPY sketch_env ./sketch_env

@@ -35,6 +35,7 @@ os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
 from sketch_env import RenderConfig, RenderStatus, SketchRenderer
+from sketch_env.install import RAY_INSTALL
 
 GROUP_SIZE = 8
 
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import ray  # noqa: F401
     except ImportError:
-        print("this benchmark needs Ray: pip install -e '.[ray]'", file=sys.stderr)
+        print(f"this benchmark needs Ray: {RAY_INSTALL}", file=sys.stderr)
         return 2
 
     config = RenderConfig(deadline_s=60.0, max_frames=30)

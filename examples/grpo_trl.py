@@ -5,10 +5,11 @@ The policy writes a sketch per prompt; `sketch_env.trl.SketchReward` renders eac
 batch concurrently in headless Chromium and scores it with HPSv3 (when a service URL is given)
 or the embedded heuristic scorer, plus paint coverage.
 
-Setup on the training machine::
+Setup on the training machine, with sketch_env installed from its clone or a built wheel
+(README.md, "Install")::
 
     pip install torch==2.13.0                 # FIRST: PyPI's wheel is the CUDA build
-    pip install 'openenv-sketch-env[trl]'     # trl 1.16, datasets, peft
+    pip install 'trl==1.16.*' 'datasets>=3' 'peft>=0.17'   # the [trl] extra
     pip install vllm                          # optional: --vllm (fast generation)
     sudo apt-get install -y chromium libegl-mesa0 libgl1-mesa-dri
     sketch-env doctor                         # browser, GL backend, scorer

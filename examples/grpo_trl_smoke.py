@@ -11,7 +11,7 @@ Run it with::
 
     # first, a CPU torch (PyPI's plain torch==2.13.0 is the multi-GB CUDA build):
     pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
-    pip install 'openenv-sketch-env[trl]'
+    pip install 'trl==1.16.*' 'datasets>=3' 'peft>=0.17'   # the [trl] extra
     python examples/grpo_trl_smoke.py
 
 A test (``tests/test_trl.py``) runs `run_smoke` so the integration cannot rot.

@@ -15,10 +15,11 @@ script then uses TRL's Qwen3-VL template, whose conversation format (``<|im_star
 one Qwen2.5-VL's tokenizer was built for. A Qwen3-VL model (``--model
 Qwen/Qwen3-VL-2B-Instruct``) ships that template itself.
 
-Setup on the training machine::
+Setup on the training machine, with sketch_env installed from its clone or a built wheel
+(README.md, "Install")::
 
     pip install torch==2.13.0 torchvision     # the CUDA build your driver needs, FIRST
-    pip install 'openenv-sketch-env[trl]'     # trl 1.16, datasets, peft
+    pip install 'trl==1.16.*' 'datasets>=3' 'peft>=0.17'   # the [trl] extra
     sudo apt-get install -y chromium libegl-mesa0 libgl1-mesa-dri
     sketch-env doctor                         # browser, GL backend, scorer
 

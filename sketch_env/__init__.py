@@ -22,7 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sketch_env.env.environment import SketchEnvironment
-    from sketch_env.errors import InfrastructureError, SetupError, SketchEnvError
+    from sketch_env.errors import (
+        InfrastructureError,
+        MissingExtraError,
+        SetupError,
+        SketchEnvError,
+    )
     from sketch_env.evaluation.config import EvaluationConfig
     from sketch_env.evaluation.evaluator import Evaluator
     from sketch_env.gate.verdict import GateConfig
@@ -43,6 +48,7 @@ __all__ = [
     "Evaluator",
     "GateConfig",
     "InfrastructureError",
+    "MissingExtraError",
     "Render",
     "RenderConfig",
     "RenderStatus",
@@ -64,6 +70,7 @@ _HOME = {
     "Evaluator": "sketch_env.evaluation.evaluator",
     "GateConfig": "sketch_env.gate.verdict",
     "InfrastructureError": "sketch_env.errors",
+    "MissingExtraError": "sketch_env.errors",
     "RewardConfig": "sketch_env.scoring.reward",
     "ScorerUnavailableError": "sketch_env.scoring.base",
     "SetupError": "sketch_env.errors",

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import platform
 import sys
+
+from sketch_env.errors import SetupError
 
 #: name -> (module, one-line help). Modules are imported lazily.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -34,7 +37,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "pool": ("sketch_env.pool.cli", "list the reference pool, or re-render and re-measure it"),
     "serve": ("sketch_env.server.cli", "serve the environment over OpenEnv HTTP/WebSocket"),
+    "manifest": ("sketch_env.server.manifest", "write the OpenEnv manifest (openenv.yaml)"),
     "bench": ("sketch_env.bench_cli", "renderer vs baseline benchmark (needs a checkout)"),
+    "examples": ("sketch_env.examples_cli", "list the example scripts and replies, or copy them"),
 }
 
 
@@ -48,7 +53,20 @@ def _top_level_parser() -> argparse.ArgumentParser:
         + "\n\nRun `sketch-env COMMAND --help` for a command's options.",
     )
     parser.add_argument("command", nargs="?", choices=list(SUBCOMMANDS), metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=version_line())
     return parser
+
+
+def version_line() -> str:
+    """What ``sketch-env --version`` prints: the package, its distribution and the Python.
+
+    Returns:
+        E.g. ``"sketch-env 0.1.0 (openenv-sketch-env, Python 3.11.7)"``.
+    """
+    from sketch_env import __version__
+    from sketch_env.install import DIST
+
+    return f"sketch-env {__version__} ({DIST}, Python {platform.python_version()})"
 
 
 def build_parser(name: str) -> argparse.ArgumentParser:
@@ -62,8 +80,11 @@ def build_parser(name: str) -> argparse.ArgumentParser:
     """
     module_name, help_text = SUBCOMMANDS[name]
     module = importlib.import_module(module_name)
+    # Raw: a module docstring's examples are one command per line, and must stay so.
     parser = argparse.ArgumentParser(
-        prog=f"sketch-env {name}", description=module.__doc__ or help_text
+        prog=f"sketch-env {name}",
+        description=module.__doc__ or help_text,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     module.add_arguments(parser)
     parser.set_defaults(_run=module.run)
@@ -82,11 +103,17 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv or argv[0] not in SUBCOMMANDS:
         top = _top_level_parser()
-        top.parse_args(argv[:1])  # exits with a usage error for an unknown command
+        top.parse_args(argv[:1])  # exits for --version, or with a usage error for a typo
         top.print_help()
         return 2 if not argv else 0
     args = build_parser(argv[0]).parse_args(argv[1:])
-    return int(args._run(args) or 0)
+    try:
+        return int(args._run(args) or 0)
+    except SetupError as exc:
+        # Something to install (Ray for a ray:// renderer, a browser): the message has the
+        # command, so one line says it all; a traceback would bury it.
+        print(f"sketch-env {argv[0]}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

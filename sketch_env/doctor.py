@@ -23,14 +23,20 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from typing import Any
 
+from sketch_env.install import (
+    DIST,
+    RAY_INSTALL,
+    REINSTALL,
+    TORCH_CPU_INSTALL,
+    TORCH_GPU_INSTALL,
+    TRL_INSTALL,
+    extra_install,
+)
 from sketch_env.render.gl_backends import AUTO, BACKEND_CHOICES, GL_BACKENDS, INSTALL_MESA_HINT
-from sketch_env.trl.dataset import TORCH_CPU_INSTALL, TORCH_GPU_INSTALL
 
 __all__ = ["Check", "add_arguments", "run", "run_checks"]
 
-#: Distribution name of this package (``pip install`` uses it).
-DIST = "openenv-sketch-env"
-#: Torch before TRL, either build (see `sketch_env.trl.dataset.TORCH_CPU_INSTALL`).
+#: Torch before TRL, either build (see `sketch_env.install.TORCH_CPU_INSTALL`).
 _TORCH_FIRST = f"{TORCH_CPU_INSTALL}  (CPU; for CUDA: {TORCH_GPU_INSTALL})"
 
 
@@ -77,14 +83,14 @@ def _python_checks() -> list[Check]:
                 f"package {dist}",
                 "ok" if version else "fail",
                 version or "not installed",
-                "" if version else f"pip install {DIST}",
+                "" if version else REINSTALL,
             )
         )
     return checks
 
 
 #: What to do when the reader loads but misreads: the models or onnxruntime are not the tested ones.
-_READER_FIX = f"pip install --force-reinstall {DIST} 'onnxruntime>=1.17'"
+_READER_FIX = f"{REINSTALL}; then pip install 'onnxruntime>=1.17'"
 
 
 def _reader_check() -> Check:
@@ -101,7 +107,7 @@ def _reader_check() -> Check:
         read = [region.text for region in TextReader().read(picture)]
         elapsed_ms = (time.perf_counter() - started) * 1000
     except (ImportError, OSError) as exc:
-        return Check("text reader", "fail", str(exc), f"pip install --force-reinstall {DIST}")
+        return Check("text reader", "fail", str(exc), REINSTALL)
     if read != ["DOCTOR"]:
         return Check("text reader", "fail", f"read {read!r} instead of ['DOCTOR']", _READER_FIX)
     return Check("text reader", "ok", f"PP-OCRv4 on onnxruntime, {elapsed_ms:.0f} ms (first use)")
@@ -116,7 +122,7 @@ def _vendor_check() -> Check:
     except (OSError, ValueError, KeyError) as exc:
         problems = [str(exc)]
         folder = None
-    fix = f"pip install --force-reinstall {DIST}"
+    fix = REINSTALL
     if problems:
         return Check("vendored files", "fail", "; ".join(problems), fix)
     assert folder is not None  # only a failed lookup leaves it None, and that is a problem
@@ -263,12 +269,12 @@ def _extra_checks() -> list[Check]:
     torch_version = _version("torch")
     extras = (
         ("torch", "torch", f"{_TORCH_FIRST}, before TRL"),
-        ("trl", "trl", f"{_TORCH_FIRST}, then pip install '{DIST}[trl]'"),
-        ("datasets", "datasets", f"pip install '{DIST}[trl]'"),
-        ("peft", "peft", f"pip install '{DIST}[trl]'"),
-        ("ray", "ray", "pip install 'ray>=2.60'"),
-        ("openenv", "openenv", f"pip install --force-reinstall {DIST}  (a core dependency)"),
-        ("gymnasium", "gymnasium", f"pip install --force-reinstall {DIST}  (a core dependency)"),
+        ("trl", "trl", TRL_INSTALL),
+        ("datasets", "datasets", extra_install("trl")),
+        ("peft", "peft", extra_install("trl")),
+        ("ray", "ray", RAY_INSTALL),
+        ("openenv", "openenv", f"{REINSTALL}  (a core dependency)"),
+        ("gymnasium", "gymnasium", f"{REINSTALL}  (a core dependency)"),
     )
     for dist, module, fix in extras:
         version = _version(dist)

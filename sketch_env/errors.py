@@ -16,6 +16,7 @@ leaves out of the loss instead of teaching the policy something false (docs/desi
     ├── SetupError                    something is missing here; the message says what to run
     │   ├── BrowserNotFoundError
     │   ├── BackendUnavailableError
+    │   ├── MissingExtraError         an optional extra is not installed (also an ImportError)
     │   └── HPSv3VenvMissingError, HPSv3SetupError
     ├── UnknownTaskError              (also a ValueError)
     ├── ReferencePoolError            (also a ValueError)
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 __all__ = [
     "InfrastructureError",
+    "MissingExtraError",
     "SetupError",
     "SketchEnvError",
 ]
@@ -50,3 +52,13 @@ class InfrastructureError(SketchEnvError, RuntimeError):
 class SetupError(SketchEnvError, RuntimeError):
     """Something this machine lacks (a browser, a GL backend, a virtual environment); the
     message names what is missing and the command that fixes it."""
+
+
+class MissingExtraError(SetupError, ImportError):
+    """An optional extra (Ray, the training stack) is not installed; the message has the
+    command from `sketch_env.install` that installs it.
+
+    It is an `ImportError` too, so code that guards an optional import with
+    ``except ImportError`` keeps working, and a `SetupError`, so the command line reports it
+    in one line instead of a traceback.
+    """

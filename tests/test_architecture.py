@@ -165,14 +165,15 @@ def _module_graph() -> dict[str, set[str]]:
 
 
 #: The layers, bottom to top: what each part of the package may import (besides itself). The
-#: ground floor (config, errors, specs, the catalogue) holds data every layer reads; a front
-#: end may use the layers below it, never another front end except where named.
-_GROUND = {"config", "errors", "specs"}
+#: ground floor (config, errors, install, specs, the catalogue) holds data every layer reads; a
+#: front end may use the layers below it, never another front end except where named.
+_GROUND = {"config", "errors", "install", "specs"}
 ALLOWED: dict[str, set[str]] = {
     "config": set(),
     "errors": set(),
+    "install": set(),
     "specs": set(),
-    "catalog": {"config", "errors"},
+    "catalog": {"config", "errors", "install"},
     "render": _GROUND | {"catalog"},
     "gate": _GROUND | {"catalog", "render"},
     "scoring": _GROUND | {"catalog", "render", "gate"},
@@ -192,6 +193,7 @@ ALLOWED.update(
         "doctor": _BELOW_FRONT_ENDS | {"trl"},
         "cli": _BELOW_FRONT_ENDS,
         "bench_cli": _BELOW_FRONT_ENDS,
+        "examples_cli": _BELOW_FRONT_ENDS,
         "__init__": set(),
     }
 )

@@ -20,6 +20,7 @@ import pytest
 from sketch_env import RenderConfig, RenderStatus, SketchRenderer
 from sketch_env.distributed import make_renderer
 from sketch_env.evaluation import Evaluator
+from sketch_env.install import RAY_INSTALL
 from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium
 
 # Ray reads this when it starts a cluster: the tests must never report usage anywhere.
@@ -59,7 +60,7 @@ WAIT_S = 120.0
 def require_ray() -> None:
     """Fails (not skips) with the install command when Ray is missing."""
     if ray is None:
-        pytest.fail("the distributed tests need Ray: pip install -e '.[ray]'")
+        pytest.fail(f"the distributed tests need Ray: {RAY_INSTALL}")
 
 
 def wait_until(condition, what: str) -> None:
@@ -133,7 +134,7 @@ def test_package_imports_without_ray():
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
-    assert "pip install -e '.[ray]'" in out.stdout, out.stdout + out.stderr
+    assert RAY_INSTALL in out.stdout, out.stdout + out.stderr
 
 
 # ---------------------------------------------------------------------------- two nodes

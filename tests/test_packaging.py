@@ -15,31 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(out),
-            str(ROOT),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if proc.returncode != 0:
-        pytest.fail(
-            "building the wheel failed (needs hatchling: `pip install -e '.[dev]'`):\n"
-            + proc.stderr[-2000:]
-        )
-    (path,) = out.glob("openenv_sketch_env-*.whl")
-    return path
+def wheel(built_wheel: Path) -> Path:
+    # The session's wheel (tests/conftest.py), built from a clean copy of the tree.
+    return built_wheel
 
 
 def test_wheel_ships_vendored_libraries_licences_and_harness(wheel):
@@ -57,10 +35,15 @@ def test_wheel_ships_vendored_libraries_licences_and_harness(wheel):
         "sketch_env/render/harness.js",
         "sketch_env/py.typed",
         "sketch_env/openenv.yaml",
+        "sketch_env/discovery.json",
         "sketch_env/client.py",
+        "sketch_env/_examples/samples.jsonl",
+        "sketch_env/_examples/grpo_trl_smoke.py",
+        "sketch_env/_examples/sketches/harbour_at_dusk.js",
     ):
         assert required in names, required
     assert any(n.startswith("sketch_env/_reference_pool/") for n in names)
+    assert not [n for n in names if "__pycache__" in n]
 
 
 def test_installed_layout_finds_and_verifies_its_vendor_folder(wheel, tmp_path):
@@ -93,24 +76,12 @@ def test_installed_layout_finds_and_verifies_its_vendor_folder(wheel, tmp_path):
     assert read == "['WHEEL']"
 
 
-def test_openenv_autoenv_discovers_the_installed_wheel(wheel, tmp_path):
+def test_openenv_autoenv_discovers_the_installed_wheel(wheel_venv, tmp_path):
     # Installed outside the checkout (a venv on top of this one's dependencies, no network),
     # run from elsewhere with no PYTHONPATH: OpenEnv's discovery finds the distribution, reads
     # the manifest the wheel carries inside the package and imports the client from the wheel.
-    venv = tmp_path / "venv"
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
-        check=True,
-        timeout=120,
-    )
-    python = venv / "bin" / "python"
-    install = subprocess.run(
-        [str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert install.returncode == 0, install.stderr[-2000:]
+    venv = wheel_venv.parent
+    python = wheel_venv / "python"
     script = (
         "import json\n"
         "from openenv.auto._discovery import get_discovery\n"

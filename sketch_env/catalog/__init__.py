@@ -6,12 +6,13 @@
 - `vocabulary`: the policy's API vocabulary, every name list with the role it plays for the
   static gate, for the run-time check and in the instructions.
 - `instructions`: the policy's system prompt and user turn, written from the vocabulary.
-- `assets`: where the vendored libraries and models live, and their checksums.
+- `assets`: where the vendored libraries and models live, and their checksums; where the
+  example scripts and replies live.
 
-Nothing here imports anything of the package above `sketch_env.config` and
-`sketch_env.errors`, so the renderer, the gate, the scorers and the front ends can all read
-the same tasks, references and rules without reaching up for them. The names below load on
-first use.
+Nothing here imports anything of the package above `sketch_env.config`, `sketch_env.errors`
+and `sketch_env.install`, so the renderer, the gate, the scorers and the front ends can all
+read the same tasks, references and rules without reaching up for them. The names below load
+on first use.
 """
 
 from __future__ import annotations

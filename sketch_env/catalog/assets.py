@@ -1,11 +1,14 @@
-"""Where the vendored files (JavaScript, text-reading models) live: in a checkout (``vendor/``)
-or an installed wheel."""
+"""Where the vendored files (JavaScript, text-reading models) and the examples live: in a
+checkout (``vendor/``, ``examples/``) or an installed wheel (``sketch_env/_vendor``,
+``sketch_env/_examples``)."""
 
 from __future__ import annotations
 
 import os
 from functools import cache
 from pathlib import Path
+
+from sketch_env.install import REINSTALL
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
@@ -33,7 +36,28 @@ def vendor_dir() -> Path:
     raise FileNotFoundError(
         "the vendored p5.js/p5.brush files were not found in "
         + ", ".join(str(c) for c in candidates)
-        + "; reinstall the package (`pip install --force-reinstall openenv-sketch-env`)"
+        + f"; {REINSTALL}"
+    )
+
+
+def examples_dir() -> Path:
+    """Returns the folder that holds the example scripts, replies and sketches.
+
+    The wheel carries the checkout's ``examples/`` as ``sketch_env/_examples`` (pyproject's
+    force-include), so a user who installed a wheel has the same files as one with a clone.
+
+    Returns:
+        The folder.
+
+    Raises:
+        FileNotFoundError: If neither the wheel's nor a checkout's folder exists.
+    """
+    candidates = [_PACKAGE_DIR / "_examples", _PACKAGE_DIR.parent / "examples"]
+    for folder in candidates:
+        if (folder / "samples.jsonl").is_file():
+            return folder
+    raise FileNotFoundError(
+        "the examples were not found in " + ", ".join(str(c) for c in candidates) + f"; {REINSTALL}"
     )
 
 

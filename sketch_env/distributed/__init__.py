@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from sketch_env.errors import MissingExtraError
+from sketch_env.install import RAY_INSTALL
 from sketch_env.render.protocol import Renderer
 from sketch_env.specs import parse_spec
 
@@ -19,8 +21,8 @@ if TYPE_CHECKING:
 
 __all__ = ["RayRenderer", "RenderActor", "RenderWorker", "Renderer", "make_renderer"]
 
-#: How to get Ray, in every error that needs it.
-INSTALL_HINT = "pip install -e '.[ray]'  (or: pip install 'ray==2.60.*')"
+#: How to get Ray, in every error that needs it (`sketch_env.install.RAY_INSTALL`).
+INSTALL_HINT = RAY_INSTALL
 
 #: Integer options a ``ray://`` spec may carry as query parameters.
 _INT_OPTIONS = ("num_actors", "actor_pool_size", "max_in_flight_per_actor")
@@ -44,7 +46,8 @@ def __getattr__(name: str) -> Any:
     except ModuleNotFoundError as exc:
         if exc.name != "ray" and not (exc.name or "").startswith("ray."):
             raise
-        raise ImportError(f"{name} needs Ray, which is not installed: {INSTALL_HINT}") from exc
+        message = f"{name} needs Ray, which is not installed: {INSTALL_HINT}"
+        raise MissingExtraError(message) from exc
     return getattr(module, name)
 
 
@@ -80,7 +83,8 @@ def make_renderer(spec: str | Renderer | None = "local", **options: Any) -> Rend
     Raises:
         ValueError: If the spec string is not understood.
         TypeError: If the spec is neither a string nor a renderer.
-        ImportError: If a ``ray`` spec is given and Ray is not installed.
+        sketch_env.errors.MissingExtraError: If a ``ray`` spec is given and Ray is not installed
+            (an `ImportError`, with the install command).
 
     Examples:
         >>> make_renderer("local") is make_renderer()

@@ -47,7 +47,10 @@ def add_evaluation_options(parser: argparse.ArgumentParser) -> None:
 
 
 def evaluation_config_from_args(
-    args: argparse.Namespace, *, scorer_default: str | None = None
+    args: argparse.Namespace,
+    *,
+    scorer_default: str | None = None,
+    renderer_default: str | None = None,
 ) -> EvaluationConfig:
     """The `EvaluationConfig` the options describe.
 
@@ -55,6 +58,8 @@ def evaluation_config_from_args(
         args: Parsed arguments of a parser given `add_evaluation_options`.
         scorer_default: The scorer when neither ``--scorer`` nor ``--config`` names one (a
             command may read it from an environment variable).
+        renderer_default: The renderer spec when neither ``--renderer`` nor ``--config``
+            names one (``sketch-env serve`` reads ``$SKETCH_ENV_RENDERER``).
 
     Returns:
         The configuration.
@@ -75,9 +80,12 @@ def evaluation_config_from_args(
     reward = reward_config_from_args(args, base=config.reward)
     render = render_config_from_args(args, base=config.render)
     scorer = args.scorer or (config.scorer if base is not None else None) or scorer_default
+    renderer = getattr(args, "renderer", None)
+    if renderer is None and base is None:
+        renderer = renderer_default
     return config.with_parts(
         scorer=scorer,
-        renderer=getattr(args, "renderer", None),
+        renderer=renderer,
         render=render,
         gate=gate,
         reward=reward,

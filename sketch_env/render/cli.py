@@ -25,8 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=seed_argument, default=0, help=f"render seed in [0, {MAX_SEED}] (default 0)"
     )
-    parser.add_argument("--out", type=Path, help="PNG path (only with a single sketch)")
-    parser.add_argument("--out-dir", type=Path, help="folder for one PNG per sketch")
+    parser.add_argument(
+        "--out", type=Path, help="PNG path (only with a single sketch); its folder is made"
+    )
+    parser.add_argument("--out-dir", type=Path, help="folder for one PNG per sketch (made)")
     add_render_options(parser)
 
 
@@ -35,8 +37,9 @@ def run(args: argparse.Namespace) -> int:
 
     Returns:
         0 when every render has a picture, 1 otherwise, 2 for bad input (an unreadable sketch
-        file, bad options: one ``error:`` line, checked before any browser starts), 3 when the
-        renderer cannot start.
+        file, bad options, an output folder that cannot be made: one ``error:`` line, checked
+        before any browser starts; or a PNG that cannot be written), 3 when the renderer
+        cannot start.
     """
     if args.out and len(args.sketches) != 1:
         print("error: --out takes a single sketch; use --out-dir for several", file=sys.stderr)
@@ -46,6 +49,16 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    # The output folders exist before any browser starts (as --out-dir's always did), so a
+    # path that cannot be written is one line now, not a traceback after the render.
+    for flag, folder in (("--out", args.out and args.out.parent), ("--out-dir", args.out_dir)):
+        if folder is None:
+            continue
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"error: {flag}: cannot create {folder}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     sources = []
     for path in args.sketches:
         try:
@@ -59,13 +72,17 @@ def run(args: argparse.Namespace) -> int:
     except (BrowserNotFoundError, BackendUnavailableError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 3
-    if args.out_dir:
-        args.out_dir.mkdir(parents=True, exist_ok=True)
     all_pictured = True
     for path, result in zip(args.sketches, results, strict=False):
         target = args.out or (args.out_dir / f"{path.stem}.png" if args.out_dir else None)
         if target is not None and result.png is not None:
-            target.write_bytes(result.png)
+            try:
+                target.write_bytes(result.png)
+            except OSError as exc:
+                flag = "--out" if args.out else "--out-dir"
+                reason = exc.strerror or exc
+                print(f"error: {flag}: cannot write {target}: {reason}", file=sys.stderr)
+                return 2
         all_pictured &= result.status.has_picture
         print(
             json.dumps(

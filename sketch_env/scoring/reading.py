@@ -69,6 +69,7 @@ import numpy as np
 from PIL import Image
 
 from sketch_env.catalog.assets import vendor_path
+from sketch_env.install import REINSTALL
 from sketch_env.render.coverage import ImageLike, to_rgb_array
 
 if TYPE_CHECKING:
@@ -145,9 +146,9 @@ def _session(relative: str) -> onnxruntime.InferenceSession:
         path = vendor_path(relative)
     except FileNotFoundError as error:
         raise FileNotFoundError(
-            f"{error}. The default scorer's text-reading models ship inside sketch-env: reinstall "
-            "it (pip install --force-reinstall openenv-sketch-env), or, if $SKETCH_ENV_VENDOR_DIR "
-            "points at your own p5.js folder, copy the package's pp-ocrv4/ folder into it"
+            f"{error}. The default scorer's text-reading models ship inside sketch_env: "
+            f"{REINSTALL}; or, if $SKETCH_ENV_VENDOR_DIR points at your own p5.js folder, copy "
+            "the package's pp-ocrv4/ folder into it"
         ) from error
     options = onnxruntime.SessionOptions()
     # One thread: deterministic sums, and the cores stay with the browsers that render.

@@ -3,6 +3,7 @@
 Examples:
     sketch-env serve --host 127.0.0.1 --port 8000
     SKETCH_ENV_MAX_SESSIONS=16 sketch-env serve --scorer hpsv3+http://127.0.0.1:8765
+    SKETCH_ENV_SCORER=heuristic SKETCH_ENV_RENDERER=ray://auto sketch-env serve --port 0
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import os
 import socket
 
+from sketch_env.errors import SetupError
 from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
 from sketch_env.scoring.spec import DEFAULT_SCORER
 
@@ -92,10 +94,23 @@ def _listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise OSError(f"port {port} on {host} is already in use") from None
+            raise OSError(
+                f"port {port} on {host} is already in use: stop what holds it, or pass "
+                f"another --port ({port + 1 if port < 65535 else 8000}; 0 picks a free one)"
+            ) from None
         raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    # Listening now, not when uvicorn gets to it, so that the address printed next already
+    # accepts connections (they wait in the backlog until the app is up).
+    sock.listen(2048)
     sock.set_inheritable(True)
     return sock
+
+
+def _url(host: str, sock: socket.socket) -> str:
+    """The base URL of a bound socket (its real port, for ``--port 0``)."""
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
 
     from sketch_env.server.admission import StepLimits
     from sketch_env.server.app import create_sketch_app
+    from sketch_env.server.probe import start_scorer_probe
 
     try:
         sock = _listen(args.host, args.port)
@@ -124,8 +140,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"sketch-env serve: {exc}", file=sys.stderr)
         return 2
     try:
+        # The environment variables are what `openenv push` sets from openenv.yaml's
+        # `variables` on a Space; a flag or a --config file wins over them.
         config = evaluation_config_from_args(
-            args, scorer_default=os.environ.get("SKETCH_ENV_SCORER") or DEFAULT_SCORER
+            args,
+            scorer_default=os.environ.get("SKETCH_ENV_SCORER") or DEFAULT_SCORER,
+            renderer_default=os.environ.get("SKETCH_ENV_RENDERER") or None,
         )
         limits = StepLimits(
             capacity=args.max_concurrent_steps,
@@ -140,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             idle_timeout_s=args.idle_timeout,
             step_limits=limits,
         )
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, SetupError) as exc:
         sock.close()
         print(f"sketch-env serve: {exc}", file=sys.stderr)
         return 2
@@ -152,6 +172,13 @@ def run(args: argparse.Namespace) -> int:
     server_logger = logging.getLogger("sketch_env.server")
     server_logger.addHandler(handler)
     server_logger.setLevel(level if isinstance(level, int) else logging.INFO)
+    start_scorer_probe(config.scorer)
+    url = _url(args.host, sock)
+    print(
+        f"sketch-env serve: listening on {url} (WebSocket {url.replace('http', 'ws', 1)}/ws, "
+        f"MCP {url}/mcp; scorer {config.scorer}; Ctrl+C stops)",
+        flush=True,
+    )
     server = uvicorn.Server(
         uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level)
     )
@@ -171,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     Returns:
         The exit status.
     """
-    parser = argparse.ArgumentParser(prog="python -m sketch_env.server")
+    parser = argparse.ArgumentParser(
+        prog="python -m sketch_env.server",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_arguments(parser)
     return run(parser.parse_args(argv))

@@ -21,8 +21,9 @@ batch (several GRPO groups of, typically, eight completions) is gated, rendered
 Nothing here imports ``trl`` or ``torch``; ``datasets`` is imported only by `make_dataset`.
 Install torch first, the build you want: ``pip install torch==2.13.0 --index-url
 https://download.pytorch.org/whl/cpu`` for CPU only, plain ``pip install torch==2.13.0`` for
-the CUDA build (what PyPI's Linux wheel is, with NVIDIA's wheels); then
-``pip install 'openenv-sketch-env[trl]'``.
+the CUDA build (what PyPI's Linux wheel is, with NVIDIA's wheels); then the ``[trl]`` extra's
+requirements, ``pip install 'trl==1.16.*' 'datasets>=3' 'peft>=0.17'``
+(`sketch_env.install.TRL_INSTALL`).
 
 Examples:
     ```python

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sketch_env.catalog.instructions import POLICY_INSTRUCTIONS, build_messages
 from sketch_env.catalog.tasks import Task, get_task, load_tasks
+from sketch_env.install import TORCH_CPU_INSTALL, TORCH_GPU_INSTALL, TRL_INSTALL
 from sketch_env.render.base import check_seed
 
 if TYPE_CHECKING:
@@ -29,17 +30,8 @@ __all__ = [
     "row_seed",
 ]
 
-#: A CPU-only torch. PyPI's Linux wheel of ``torch==2.13.0`` is the CUDA build, which pulls
-#: NVIDIA's wheels (gigabytes); the CPU build lives on PyTorch's own index.
-TORCH_CPU_INSTALL = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
-#: A CUDA torch: PyPI's default Linux wheel (another CUDA version: PyTorch's ``/whl/cuXXX``).
-TORCH_GPU_INSTALL = "pip install torch==2.13.0"
-#: The install commands quoted when the training stack is missing: torch first (so that
-#: installing TRL keeps the build chosen), then the extra.
-TRL_INSTALL_HINT = (
-    f"{TORCH_CPU_INSTALL} (CPU) or {TORCH_GPU_INSTALL} (CUDA), then "
-    "pip install 'openenv-sketch-env[trl]'"
-)
+#: The install commands quoted when the training stack is missing (`sketch_env.install`).
+TRL_INSTALL_HINT = TRL_INSTALL
 
 
 def row_seed(base_seed: int, epoch: int, row: int) -> int:

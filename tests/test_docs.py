@@ -1,0 +1,40 @@
+"""The docs name every status the code can report, where they list statuses."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sketch_env.evaluation.rollout import RolloutStatus
+from sketch_env.render.result import RenderStatus
+from sketch_env.trl.metrics import _FAILURE_STATUSES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _paragraph(text: str, start: str) -> str:
+    """The text from ``start`` to the next blank line."""
+    begin = text.index(start)
+    end = text.find("\n\n", begin)
+    return text[begin : end if end != -1 else len(text)]
+
+
+def _codes(text: str) -> set[str]:
+    return set(re.findall(r"`([a-z_]+)`", text))
+
+
+def test_usage_lists_every_rollout_status_in_the_gallery_and_the_metrics() -> None:
+    usage = (ROOT / "docs" / "usage.md").read_text("utf-8")
+    gallery = usage[usage.index("by status from the menu") :]
+    gallery = gallery[: gallery.index("## Training with TRL")]
+    missing = {s.value for s in RolloutStatus} - _codes(gallery)
+    assert not missing, f"docs/usage.md's gallery status list lacks {sorted(missing)}"
+    failures = _paragraph(usage, "`sketch/failures/<status>` counts")
+    missing = {s.value for s in _FAILURE_STATUSES} - _codes(failures)
+    assert not missing, f"docs/usage.md's sketch/failures/<status> list lacks {sorted(missing)}"
+
+
+def test_readme_status_table_has_every_render_status() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    rows = set(re.findall(r"^\| `([a-z_]+)` \|", readme, flags=re.MULTILINE))
+    assert rows == {s.value for s in RenderStatus}
