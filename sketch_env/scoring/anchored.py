@@ -7,8 +7,8 @@ terms. It describes a picture by seven groups of statistics (`PictureFeatures`) 
 far each group is from the task's reference paintings (``reference_pool/``, rendered with seed 0
 and stored in ``features.json``), each group in units of its own spread among references of one
 medium; the sum is the picture's *distance*. A picture no further from the references than the
-task's median reference is scores 10, and the score falls by a factor ``e`` for each unit beyond
-it::
+line most of the task's references reach (``typical``) scores 10, and the score falls by a
+factor ``e`` for each unit beyond it::
 
     score = 10 * exp(-max(0, distance - typical) / kappa)
 
@@ -38,8 +38,11 @@ and a search (docs/reward.md, "The anchored scorer"):
   leave-one-out the references need to earn a fair score; and a picture cannot score by copying
   one reference closely, since it must be near two. With the nearest, mutants of a reference
   reached 11.0.
-- **Typical, not best.** Distance below the task's median reference earns nothing more, so the
-  score does not reward statistical mimicry past the point a real painting of the task reaches.
+- **Typical, not best.** Distance below the line most of the task's references reach (the
+  third of four: `DEFAULT_TYPICAL_QUANTILE`) earns nothing more, so the score does not reward
+  statistical mimicry past the point a real painting of the task reaches. At the median, a
+  search that mutated the task's best reference out-earned the median reference by up to 7
+  points while painting the same picture; a reference-quality painting now earns full marks.
 
 The score is prompt-aware only through the task: the prompt of a task, or of a reference,
 selects it exactly; another prompt selects by the subject and medium words it contains
@@ -106,6 +109,9 @@ _GRID = 6
 #: as two references of one medium usually are). With 2 the blind search's pastel seascapes
 #: reached 10.5, above the task's median reference (8.7); with 1 junk pictures score below 2.
 DEFAULT_KAPPA = 1.0
+#: Where the full-marks line sits among the task's references' own distances (0.5: the median;
+#: 0.75: the third of four).
+DEFAULT_TYPICAL_QUANTILE = 0.75
 _TOP = 10.0
 
 GROUPS: dict[str, str] = {
@@ -493,6 +499,7 @@ class AnchoredScorer:
         pool_dir: Pool folder; ``None`` finds the shipped pool (``$SKETCH_ENV_REFERENCE_POOL``
             first).
         kappa: Summed group units past typical that cost a factor ``e`` of the score.
+        typical_quantile: Where the full-marks line sits among the references' own distances.
         exclude: Reference ids left out of the comparison (to measure a reference the way a
             new painting is measured, or to hold some out).
 
@@ -512,11 +519,15 @@ class AnchoredScorer:
         pool_dir: str | os.PathLike[str] | None = None,
         *,
         kappa: float = DEFAULT_KAPPA,
+        typical_quantile: float = DEFAULT_TYPICAL_QUANTILE,
         exclude: Iterable[str] = (),
     ) -> None:
         if not (kappa > 0 and math.isfinite(kappa)):
             raise ValueError(f"kappa must be a positive number, got {kappa}")
+        if not 0 < typical_quantile <= 1:
+            raise ValueError(f"typical_quantile must lie in (0, 1], got {typical_quantile}")
         self.kappa = kappa
+        self.typical_quantile = typical_quantile
         self.pool_dir = pool_dir
         left_out = set(exclude)
         self.references = tuple(
@@ -571,7 +582,7 @@ class AnchoredScorer:
         return out
 
     def typical(self, prompt: str) -> float:
-        """The median distance of the prompt's references to the others (the score-10 line)."""
+        """The full-marks line: the references' own distances at ``typical_quantile``."""
         anchor = self._anchor(prompt)
         if anchor.label not in self._typical:
             # A reference measured this way is left out of its own comparison: its nearest
@@ -580,7 +591,9 @@ class AnchoredScorer:
                 sum(self._measure(self.references[i].features, anchor).values())
                 for i in anchor.task_refs
             ]
-            self._typical[anchor.label] = statistics.median(distances)
+            ranked = sorted(distances)
+            at = max(0, math.ceil(self.typical_quantile * len(ranked)) - 1)
+            self._typical[anchor.label] = ranked[at]
         return self._typical[anchor.label]
 
     def score_one(self, image: Image.Image, prompt: str) -> Score:

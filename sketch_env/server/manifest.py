@@ -40,6 +40,7 @@ import yaml
 from sketch_env import __version__
 from sketch_env.catalog.tasks import TASKSET_VERSION, load_tasks
 from sketch_env.evaluation.config import EvaluationConfig
+from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.specs import parse_spec
 
 __all__ = [
@@ -62,8 +63,8 @@ DECLARED_TOOLS = ("render", "paint")
 #: declare a tighter one with ``--variance-tolerance``.
 DEFAULT_VARIANCE_TOLERANCE = 0.2
 #: Reward span of the default reward configuration, per kind of scorer: gate failure -1 at
-#: the bottom; preference + coverage (0-1) at the top. The heuristic and a pointwise judge score
-#: 0-10 and 1-10; HPSv3 is unbounded in principle, its published model averages lie in
+#: the bottom; preference + coverage (0-1) at the top. The anchored and heuristic scorers and a
+#: pointwise judge score 0-10, 0-10 and 1-10; HPSv3 is unbounded in principle, its published model averages lie in
 #: [-0.2, 10.6]; a pairwise judge's score is a win-rate in [0, 1].
 _REWARD_RANGE = {"pairwise": (-1.0, 2.0)}
 _DEFAULT_REWARD_RANGE = (-1.0, 11.0)
@@ -110,7 +111,7 @@ def _judge_pin(scorer: str) -> dict[str, Any]:
 
 
 def build_manifest(
-    scorer: str = "heuristic",
+    scorer: str = DEFAULT_SCORER,
     renderer: str = "local",
     *,
     generator_seed: int | None = None,
@@ -135,7 +136,7 @@ def build_manifest(
     Examples:
         >>> manifest = build_manifest()
         >>> manifest["variables"], manifest["validation"]["capabilities"]["llm_judged"]
-        ({'SKETCH_ENV_SCORER': 'heuristic', 'SKETCH_ENV_RENDERER': 'local'}, False)
+        ({'SKETCH_ENV_SCORER': 'anchored', 'SKETCH_ENV_RENDERER': 'local'}, False)
     """
     EvaluationConfig(scorer=scorer, renderer=renderer)  # the same spec checks as serve's
     scoring = parse_spec(scorer, what="scorer spec")
@@ -203,8 +204,8 @@ def build_manifest(
         "name": "sketch_env",
         "version": __version__,
         "description": (
-            "Paint with p5.brush code; rendered in headless Chromium and scored (HPSv3, a VLM "
-            "judge or a heuristic)."
+            "Paint with p5.brush code; rendered in headless Chromium and scored (by resemblance "
+            "to the task's reference paintings, HPSv3 or a VLM judge)."
         ),
         "type": "space",
         "runtime": "fastapi",
@@ -254,7 +255,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser: The subcommand's parser.
     """
     parser.add_argument(
-        "--scorer", default="heuristic", help="the deployment's scorer spec (default heuristic)"
+        "--scorer", default=DEFAULT_SCORER, help="the deployment's scorer spec (default anchored)"
     )
     parser.add_argument(
         "--renderer", default="local", help="the deployment's renderer spec (default local)"

@@ -20,7 +20,7 @@ from sketch_env.catalog.tasks import load_tasks
 from sketch_env.catalog.vocabulary import CANVAS_SIZE
 from sketch_env.install import REINSTALL
 from sketch_env.scoring.base import score_sync
-from sketch_env.scoring.spec import make_scorer
+from sketch_env.scoring.spec import DEFAULT_SCORER, make_scorer
 from sketch_env.specs import parse_spec
 
 __all__ = ["probe_scorer", "scorer_fix", "start_scorer_probe"]
@@ -37,17 +37,17 @@ def scorer_fix(spec: str) -> str:
     Returns:
         The fix, in words and commands.
     """
-    kind = parse_spec(spec, what="scorer").kind if spec else "heuristic"
+    kind = parse_spec(spec, what="scorer").kind if spec else DEFAULT_SCORER
     if kind == "hpsv3":
         return (
             "start the HPSv3 service (sketch-env hpsv3 serve --model-dir DIR --checkpoint FILE, "
             "docs/hpsv3.md), check it with sketch-env hpsv3 health --url URL, or serve with "
-            "--scorer heuristic"
+            "--scorer anchored"
         )
     if kind == "judge":
         return (
             "start the judge's API or fix its URL, model or api_key_env in --scorer "
-            "(docs/judge.md), or serve with --scorer heuristic"
+            "(docs/judge.md), or serve with --scorer anchored"
         )
     return REINSTALL
 
