@@ -3,7 +3,9 @@
 A real run for a GPU machine (not run in CI; `grpo_trl_smoke.py` checks the same wiring on CPU).
 The policy writes a sketch per prompt; `sketch_env.trl.SketchReward` renders each generation
 batch concurrently in headless Chromium and scores it with HPSv3 (when a service URL is given)
-or the embedded heuristic scorer, plus paint coverage.
+or the embedded anchored scorer (how typical the picture is of the task's reference paintings),
+plus paint coverage. It prints the scorer's measured adversarial gap at start, and refuses a
+scorer that a blind search is measured to beat (the heuristic) unless told otherwise.
 
 Setup on the training machine, with sketch_env installed from its clone or a built wheel
 (README.md, "Install")::
@@ -39,7 +41,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="Qwen/Qwen2.5-0.5B-Instruct", help="policy model")
-    parser.add_argument("--scorer", default="heuristic", help="heuristic or hpsv3+http://HOST:PORT")
+    parser.add_argument(
+        "--scorer",
+        default="anchored",
+        help="anchored (embedded, the default), hpsv3+http://HOST:PORT or judge+...; "
+        "heuristic only with --accept-positive-gap",
+    )
+    parser.add_argument(
+        "--accept-positive-gap",
+        action="store_true",
+        help="train on a scorer a blind search is measured to beat (the heuristic)",
+    )
     parser.add_argument("--out", default="runs/grpo-sketch", help="checkpoints and logs")
     parser.add_argument("--steps", type=int, default=500, help="optimiser steps")
     parser.add_argument("--generations", type=int, default=8, help="completions per prompt")
@@ -63,6 +75,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     """Builds the trainer and trains."""
     args = parse_args(argv)
+    # Say what the reward is before spending GPU hours on it: the scorer and what a search
+    # found against it (docs/reward.md, "What search finds").
+    from sketch_env.rewardcheck.gaps import gap_notice, positive_gap
+
+    print(gap_notice(args.scorer), flush=True)
+    if positive_gap(args.scorer) and not args.accept_positive_gap:
+        raise SystemExit(
+            f"refusing to train on {args.scorer}: a blind search out-earns its references; "
+            "pass --accept-positive-gap to train on it anyway"
+        )
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from trl import GRPOConfig, GRPOTrainer
 

@@ -163,7 +163,7 @@ def cpu_grpo_config(output_dir: str | Path, **settings: Any) -> Any:
 
 
 def run_smoke(output_dir: str | Path, steps: int = 2, pool_size: int = 1) -> dict[str, Any]:
-    """Runs ``steps`` GRPO steps with the tiny model and the heuristic scorer.
+    """Runs ``steps`` GRPO steps with the tiny model and the default (anchored) scorer.
 
     Args:
         output_dir: Where the trainer writes (nothing large: saving is off).
@@ -178,7 +178,11 @@ def run_smoke(output_dir: str | Path, steps: int = 2, pool_size: int = 1) -> dic
     from sketch_env import SketchRenderer
     from sketch_env.catalog.instructions import EXAMPLE_SKETCH
     from sketch_env.catalog.tasks import load_tasks
+    from sketch_env.rewardcheck.gaps import gap_notice
+    from sketch_env.scoring.spec import DEFAULT_SCORER
     from sketch_env.trl import SketchReward, make_dataset
+
+    print(gap_notice(DEFAULT_SCORER), flush=True)
 
     tasks = load_tasks()[:2]
     # A short system prompt keeps the sequences (and the CPU time) small.
@@ -187,7 +191,7 @@ def run_smoke(output_dir: str | Path, steps: int = 2, pool_size: int = 1) -> dic
     model = build_model(tokenizer)
 
     with SketchRenderer(pool_size=pool_size, deadline_s=10) as renderer:
-        reward = SketchReward(scorer="heuristic", renderer=renderer)
+        reward = SketchReward(scorer=DEFAULT_SCORER, renderer=renderer)
         funcs = [RecordingReward(f) for f in reward.components("reward", "coverage", "gate")]
         args = cpu_grpo_config(
             output_dir,

@@ -5,9 +5,10 @@ on CPU with a tiny random Qwen2.5-VL). The policy writes a p5.brush sketch and c
 ``render`` tool of `sketch_env.trl.SketchToolEnv`; the tool answers with the rendered picture
 (``--image-size`` px square) and a report or a critique, never the score; the policy revises
 and renders again, up to ``--max-renders`` times. The reward is that of the last sketch
-rendered (HPSv3 when a service URL is given, else the embedded heuristic scorer, plus paint
-coverage). ``sketch/*`` and ``sketch/revision/*`` metrics (first and last render's reward,
-improvement) are logged through `SketchToolEnv.metrics`.
+rendered (HPSv3 when a service URL is given, else the embedded anchored scorer, plus paint
+coverage); the scorer's measured adversarial gap is printed at start. ``sketch/*`` and
+``sketch/revision/*`` metrics (first and last render's reward, improvement) are logged
+through `SketchToolEnv.metrics`.
 
 Qwen2.5-VL's own chat template cannot render a tool call, so TRL refuses it for tools; this
 script then uses TRL's Qwen3-VL template, whose conversation format (``<|im_start|>`` turns,
@@ -46,7 +47,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="Qwen/Qwen2.5-VL-3B-Instruct", help="policy VLM")
-    parser.add_argument("--scorer", default="heuristic", help="heuristic or hpsv3+http://HOST:PORT")
+    parser.add_argument(
+        "--scorer",
+        default="anchored",
+        help="anchored (embedded, the default), hpsv3+http://HOST:PORT or judge+...; "
+        "heuristic only with --accept-positive-gap",
+    )
+    parser.add_argument(
+        "--accept-positive-gap",
+        action="store_true",
+        help="train on a scorer a blind search is measured to beat (the heuristic)",
+    )
     parser.add_argument("--out", default="runs/grpo-vlm-revise", help="checkpoints and logs")
     parser.add_argument("--steps", type=int, default=300, help="optimiser steps")
     parser.add_argument("--generations", type=int, default=8, help="completions per prompt")
@@ -105,6 +116,16 @@ def load_processor(model: str, image_size: int) -> Any:
 def main(argv: Sequence[str] | None = None) -> None:
     """Builds the trainer and trains."""
     args = parse_args(argv)
+    # Say what the reward is before spending GPU hours on it: the scorer and what a search
+    # found against it (docs/reward.md, "What search finds").
+    from sketch_env.rewardcheck.gaps import gap_notice, positive_gap
+
+    print(gap_notice(args.scorer), flush=True)
+    if positive_gap(args.scorer) and not args.accept_positive_gap:
+        raise SystemExit(
+            f"refusing to train on {args.scorer}: a blind search out-earns its references; "
+            "pass --accept-positive-gap to train on it anyway"
+        )
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from trl import GRPOConfig, GRPOTrainer
 

@@ -18,11 +18,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 from sketch_env import Evaluator, SketchEnvironment
-from sketch_env.evaluation.cache import SketchEvaluation
-from sketch_env.evaluation.config import EvaluationConfig
-from sketch_env.trl.tool_env import SketchToolEnv
 from sketch_env.catalog.references import find_pool_dir, load_reference_pool
 from sketch_env.catalog.tasks import get_task, load_tasks
+from sketch_env.evaluation.cache import SketchEvaluation
+from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.scoring.anchored import (
     FEATURES_FILE,
     GROUPS,
@@ -34,6 +33,7 @@ from sketch_env.scoring.anchored import (
 )
 from sketch_env.scoring.base import score_sync
 from sketch_env.scoring.spec import DEFAULT_SCORER, make_scorer
+from sketch_env.trl.tool_env import SketchToolEnv
 
 DATA = Path(__file__).parent / "data" / "rendered"
 TASKS = ("flowers/watercolour", "landscape/charcoal", "still_life/ink_hatching", "seascape/pastel")

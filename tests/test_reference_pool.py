@@ -1,17 +1,20 @@
-"""The reference pool: loader, gate, real renders of every sketch, heuristic ranking, refresh."""
+"""The reference pool: loader, gate, real renders of every sketch, heuristic ranking, refresh,
+and the pool against the reward (the anchored scorer's features, the guards, any scorer)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
-from sketch_env import Render, RenderStatus, SketchRenderer
+from sketch_env import Evaluator, Render, RenderStatus, SketchRenderer
 from sketch_env.catalog.references import (
     POOL_ENV,
     TIERS,
@@ -22,11 +25,20 @@ from sketch_env.catalog.references import (
     load_reference_pool,
     pairwise_references,
 )
-from sketch_env.catalog.tasks import MEDIA, SUBJECTS
+from sketch_env.catalog.tasks import MEDIA, SUBJECTS, get_task
 from sketch_env.gate.runtime import runtime_check
 from sketch_env.pool.refresh import refresh_reference_pool
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS
 from sketch_env.scoring import HeuristicScorer, check_sketch
+from sketch_env.scoring.anchored import (
+    AnchoredScorer,
+    _group_distances,
+    load_reference_features,
+    picture_features,
+)
+from sketch_env.scoring.base import Score
+from sketch_env.scoring.guards import guard_factors
+from sketch_env.scoring.measures import measure_picture
 from sketch_env.scoring.reading import TextReader
 from sketch_env.scoring.reward import RewardConfig
 from tests.conftest import require_chromium
@@ -323,3 +335,107 @@ def test_cli_lists_the_pool(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["pool", "list"]) == 0
     out = capsys.readouterr().out
     assert all(ref_id in out for ref_id in REF_IDS)
+
+
+# --- The pool against the reward: the anchored scorer's features, the guards, any scorer ----
+
+
+@pytest.mark.slow
+def test_the_stored_features_are_those_of_the_fresh_pictures(
+    pool_renderer: SketchRenderer, pool_renders: dict[str, Render]
+) -> None:
+    # The anchored scorer compares with `features.json`: a reference edited without a refresh
+    # would be compared as the picture it used to paint.
+    stored = {r.id: r.features for r in load_reference_features()}
+    scorer = AnchoredScorer()
+    for ref in REFS:
+        fresh = picture_features(pool_renders[ref.id].image())
+        apart = {
+            group: d / scorer._scale[group]
+            for group, d in _group_distances(fresh, stored[ref.id]).items()
+        }
+        meta = ref.metadata
+        same_backend = pool_renderer.backend == meta["backend"] and meta["deterministic"]
+        # Byte-identical pictures measure the same up to the file's rounding; another GL
+        # backend moves pixels a little, never a tenth of a group's unit.
+        limit = 1e-3 if same_backend else 0.1
+        assert max(apart.values()) < limit, (ref.id, apart)
+
+
+@pytest.mark.slow
+def test_no_guard_touches_any_reference(pool_renders: dict[str, Render]) -> None:
+    touched = {}
+    for ref in REFS:
+        factors = guard_factors(measure_picture(pool_renders[ref.id].image()))
+        low = {name: round(f, 3) for name, f in factors.items() if f < 1.0}
+        if low:
+            touched[ref.id] = low
+    assert touched == {}, touched
+
+
+class ConstantScorer:
+    """A test double for a scorer that rates every picture the same (10): with it the reward's
+    guards alone stand between a degenerate picture and the maximum."""
+
+    name = "constant"
+
+    async def score(self, images: Sequence[Image.Image], prompts: Sequence[str]) -> list[Score]:
+        return [Score(10.0) for _ in images]
+
+
+def _gullible_mark(image: Image.Image) -> int:
+    # The fake of a judge model that reads painted words as a verdict: top marks for any
+    # picture with writing in it, a middling 5 for the rest.
+    return 10 if TextReader().text_fraction(image) > 0.005 else 5
+
+
+#: Painted words (three layouts) and noise (tiny strokes in random colours, random lines,
+#: confetti washes): what a constant scorer or a judge that reads would pay for.
+WORD_AND_NOISE_HACKS = (
+    "brush_lettered_label",
+    "brush_lettered_column",
+    "brush_lettered_scattered",
+    "tiny_stroke_noise",
+    "random_brush_lines",
+    "brush_wash_confetti",
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scorer_kind", ["constant", "gullible_judge"])
+def test_words_and_noise_earn_less_than_every_reference_whatever_the_scorer(
+    pool_renderer: SketchRenderer, pool_renders: dict[str, Render], scorer_kind: str
+) -> None:
+    from sketch_env.rewardcheck import hacks
+    from tests.judge.fake_judge_server import FakeJudgeServer
+
+    with contextlib.ExitStack() as stack:
+        scorer: ConstantScorer | str
+        if scorer_kind == "constant":
+            scorer = ConstantScorer()
+        else:
+            judge = stack.enter_context(FakeJudgeServer("fake-vlm", mark_fn=_gullible_mark))
+            scorer = f"judge+{judge.base_url}?model=fake-vlm&timeout=30"
+        evaluator = Evaluator(pool_renderer, scorer)
+        prompts = [get_task(ref.task_id).prompt for ref in REFS]
+        references = evaluator.score_pictures_sync(
+            [pool_renders[ref.id].image() for ref in REFS], prompts
+        )
+        assert all(r.reward is not None for r in references)
+        replies = [
+            f"```javascript\n{getattr(hacks, name)(seed)}\n```"
+            for name in WORD_AND_NOISE_HACKS
+            for seed in (0, 1)
+        ]
+        hacked = evaluator.evaluate_sync(replies, [prompts[0]] * len(replies), seeds=0)
+    if scorer_kind == "gullible_judge":
+        # The judge was taken in: the words earned its top mark...
+        lettered = [h for h in hacked[:6] if h.score is not None]
+        assert lettered and all(h.score.value >= 9 for h in lettered), [h.score for h in hacked[:6]]
+    worst_reference = min(r.reward for r in references if r.reward is not None)
+    for name, rollout in zip(
+        [n for n in WORD_AND_NOISE_HACKS for _ in (0, 1)], hacked, strict=True
+    ):
+        assert rollout.reward.reward is not None, (name, rollout.status)
+        # ...and the reward was not.
+        assert rollout.reward.reward < worst_reference, (name, rollout.reward, worst_reference)

@@ -379,8 +379,11 @@ class RayRenderer(RendererBase):
         if self.call_timeout_s is not None:
             return self.call_timeout_s
         # Every attempt of every render queued ahead on one browser, plus a relaunch, plus slack.
+        # An attempt runs to the hard wall cap, not the deadline, on a loaded node (the deadline
+        # charges the sketch's own time: render/budget.py).
         queue = math.ceil(actor.capacity / actor.pool_size)
-        per_render = (self.config.deadline_s + 15.0) * (self.config.retries + 1)
+        attempt = self.config.deadline_s * self.config.max_wall_factor
+        per_render = (attempt + 15.0) * (self.config.retries + 1)
         return queue * per_render + self.config.launch_timeout_s + 30.0
 
     def _known_backend(self) -> str:

@@ -63,9 +63,9 @@ DECLARED_TOOLS = ("render", "paint")
 #: declare a tighter one with ``--variance-tolerance``.
 DEFAULT_VARIANCE_TOLERANCE = 0.2
 #: Reward span of the default reward configuration, per kind of scorer: gate failure -1 at
-#: the bottom; preference + coverage (0-1) at the top. The anchored and heuristic scorers and a
-#: pointwise judge score 0-10, 0-10 and 1-10; HPSv3 is unbounded in principle, its published model averages lie in
-#: [-0.2, 10.6]; a pairwise judge's score is a win-rate in [0, 1].
+#: the bottom; preference + coverage (0-1) at the top. The anchored and heuristic scorers
+#: score 0-10, a pointwise judge 1-10; HPSv3 is unbounded in principle, its published model
+#: averages lie in [-0.2, 10.6]; a pairwise judge's score is a win-rate in [0, 1].
 _REWARD_RANGE = {"pairwise": (-1.0, 2.0)}
 _DEFAULT_REWARD_RANGE = (-1.0, 11.0)
 

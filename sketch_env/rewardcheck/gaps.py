@@ -1,0 +1,116 @@
+"""What search found against each scorer: the measured adversarial gaps a training run states.
+
+A reward is measured by what a search finds (`sketch_env.rewardcheck.search`), and a training
+run should say what it trains on. `MEASURED_GAPS` holds the figures of
+``sketch-env reward-check --search 500`` for the embedded scorers under the default reward
+(docs/reward.md, "What search finds", has the whole runs and their pictures); `gap_notice`
+turns them into the lines a training script prints at start, and `positive_gap` says whether a
+blind search beat the references, which the training examples refuse to default to.
+
+A scorer that needs a service (HPSv3, a judge) has no figure here: it depends on the model
+behind it, and the notice says how to measure it.
+
+Examples:
+    >>> positive_gap("heuristic"), positive_gap("hpsv3")
+    (True, None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sketch_env.specs import parse_spec
+
+__all__ = ["MEASURED_GAPS", "MeasuredGap", "gap_notice", "positive_gap"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeasuredGap:
+    """One scorer's measured gaps (best found − the task's median reference), per task.
+
+    Args:
+        blind: ``(task id, gap)`` of the blind search, which knows nothing of painting.
+        references: ``(task id, gap)`` of the search that mutates the task's references.
+        measured: When (``YYYY-MM-DD``).
+        note: What the figures mean, in a sentence.
+    """
+
+    blind: tuple[tuple[str, float], ...]
+    references: tuple[tuple[str, float], ...]
+    measured: str
+    note: str
+
+    @property
+    def worst_blind(self) -> float:
+        """The largest blind gap."""
+        return max(gap for _, gap in self.blind)
+
+
+#: The figures of docs/reward.md ("What search finds"), seed 0, population 16, llvmpipe.
+MEASURED_GAPS: dict[str, MeasuredGap] = {
+    "heuristic": MeasuredGap(
+        blind=(
+            ("flowers/watercolour", 5.81),
+            ("landscape/charcoal", 1.74),
+            ("still_life/ink_hatching", 5.84),
+            ("seascape/pastel", 2.62),
+        ),
+        references=(
+            ("flowers/watercolour", 5.36),
+            ("landscape/charcoal", 1.80),
+            ("still_life/ink_hatching", 3.25),
+            ("seascape/pastel", 2.24),
+        ),
+        measured="2026-12-02",
+        note=(
+            "random rectangles and hatching on a saturated ground out-earn every reference "
+            "from the first generation: do not train on it"
+        ),
+    ),
+}
+
+
+def _kind(spec: str) -> str:
+    return parse_spec(spec, what="scorer spec").kind if isinstance(spec, str) else str(spec)
+
+
+def positive_gap(spec: str) -> bool | None:
+    """Whether a blind search beat the references under this scorer.
+
+    Args:
+        spec: A scorer spec (``"anchored"``, ``"heuristic"``, ``"hpsv3+..."``).
+
+    Returns:
+        ``True`` or ``False`` for a measured scorer, ``None`` when it was never measured.
+    """
+    gap = MEASURED_GAPS.get(_kind(spec))
+    return None if gap is None else gap.worst_blind > 0
+
+
+def _span(pairs: tuple[tuple[str, float], ...]) -> str:
+    values = [v for _, v in pairs]
+    return f"{min(values):+.2f}..{max(values):+.2f}"
+
+
+def gap_notice(spec: str) -> str:
+    """The lines a training run prints about the reward it trains on.
+
+    Args:
+        spec: The scorer spec.
+
+    Returns:
+        The scorer, its measured gaps and what they mean, or how to measure them.
+    """
+    kind = _kind(spec)
+    gap = MEASURED_GAPS.get(kind)
+    if gap is None:
+        return (
+            f"scorer {spec}: adversarial gap not measured here (it depends on the model behind "
+            f"it); measure it before a long run: sketch-env reward-check --search 500 "
+            f"--scorer '{spec}'"
+        )
+    return (
+        f"scorer {kind}: measured adversarial gap (reward-check --search 500, {gap.measured}): "
+        f"blind {_span(gap.blind)}, reference mutants {_span(gap.references)}\n"
+        f"  {gap.note} (docs/reward.md, 'What search finds')"
+    )
