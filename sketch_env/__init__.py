@@ -99,7 +99,7 @@ def _register_gymnasium() -> None:
     except ImportError:  # gymnasium is a dependency, but a trimmed install may lack it.
         return
     if GYM_ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ENV_ID, entry_point="sketch_env.env.gym:SketchEnv")
+        gymnasium.register(id=GYM_ENV_ID, entry_point="sketch_env.env.gym:SketchGymEnv")
 
 
 _register_gymnasium()

@@ -22,6 +22,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "sketch_env.rollout.gallery_cli",
         "build the gallery of a training run's pictures (or rebuild a rollout folder's)",
     ),
+    "export": (
+        "sketch_env.rollout.export_cli",
+        "turn rollouts or training pictures into a Hugging Face dataset (save, push)",
+    ),
     "doctor": ("sketch_env.doctor", "check browser, GL backends, scorer, versions; print fixes"),
     "hpsv3": ("sketch_env.scoring.hpsv3.cli", "HPSv3 scoring service: setup, serve, make-tiny"),
     "reward-check": (

@@ -6,6 +6,10 @@ key is ``"sketch"``), and imports ``SketchEnv``, ``SketchAction`` and ``SketchOb
 ``<package>.client``. This module only re-exports them; the client itself is
 `sketch_env.server.client.SketchEnvClient`.
 
+``SketchEnv`` exists here only because AutoEnv derives the client's class name from the
+environment's name (``sketch_env`` -> ``SketchEnv``) and the manifest cannot name another;
+use ``SketchEnvClient`` in code of your own. The gymnasium env is `SketchGymEnv`.
+
 Examples:
     >>> from openenv import AutoEnv  # doctest: +SKIP
     >>> env = AutoEnv.from_env("sketch", base_url="http://127.0.0.1:8000").sync()
@@ -26,5 +30,5 @@ __all__ = [
     "SketchState",
 ]
 
-#: The name OpenEnv's discovery convention expects (``<Name>Env``).
+#: The name OpenEnv's discovery convention expects (``<Name>Env``); only AutoEnv needs it.
 SketchEnv = SketchEnvClient

@@ -119,6 +119,33 @@ def smoke_example() -> ModuleType:
     return module
 
 
+def steered_tiny_model(sketches: list[str]) -> tuple[object, object, dict]:
+    """The smoke example's tiny random model, steered to reply with one of ``sketches``.
+
+    A random model writes noise the gate refuses. Each sketch becomes one token of the
+    tokenizer, and ``sequence_bias`` (a standard `transformers.GenerationConfig` field that
+    TRL passes through ``generation_kwargs``) makes generation pick a sketch token and then end
+    the reply: real generation, real rendering, real pictures.
+
+    Returns:
+        ``(tokenizer, model, generation_kwargs)``.
+    """
+    from tokenizers import AddedToken
+
+    from sketch_env.catalog.instructions import EXAMPLE_SKETCH
+    from sketch_env.catalog.tasks import load_tasks
+
+    smoke = smoke_example()
+    tokenizer = smoke.build_tokenizer(
+        [t.prompt for t in load_tasks()] + EXAMPLE_SKETCH.splitlines()
+    )
+    tokenizer.add_tokens([AddedToken(s, special=False, normalized=False) for s in sketches])
+    ids = [tokenizer.convert_tokens_to_ids(s) for s in sketches]
+    # A sketch token first, then the end of the reply.
+    bias = {(i,): 30.0 for i in ids} | {(i, tokenizer.eos_token_id): 60.0 for i in ids}
+    return tokenizer, smoke.build_model(tokenizer), {"sequence_bias": bias}
+
+
 class LoopbackListener:
     """A socket on 127.0.0.1, served by a thread, that keeps what reaches it: each TCP
     connection (``udp=False``) or each UDP datagram (``udp=True``). A test that a render sends

@@ -14,6 +14,7 @@ import importlib.util
 import io
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -23,9 +24,16 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from sketch_env.evaluation.runs import list_runs, load_runs
 from sketch_env.rollout.gallery import load_steps, step_dir_name
 from sketch_env.trl import TRL_INSTALL_HINT, ArtifactConfig, SketchReward, SketchToolEnv
-from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium, smoke_example
+from tests.conftest import (
+    GOOD_SKETCH,
+    SEEDED_SKETCH,
+    require_chromium,
+    smoke_example,
+    steered_tiny_model,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,13 +63,15 @@ def test_reward_writes_bounded_steps_and_table_paths(renderer, tmp_path: Path) -
         reward(prompts=prompts, completions=batch, **kwargs)
         coverage(prompts=prompts, completions=batch, **kwargs)  # same batch: written once
 
-    steps = load_steps(tmp_path / "art")
+    run = reward.artifacts.run
+    assert list_runs(tmp_path / "art") == [run] and run.startswith("run-")
+    steps = load_steps(tmp_path / "art" / run)
     assert list(steps) == [0, 2]  # every second step
     for step, records in steps.items():
         assert len(records) == 3  # at most three per step, the first of the batch
         assert [r["group"] for r in records] == [0, 0, 1]
-        assert all(r["step"] == step for r in records)
-        folder = tmp_path / "art" / step_dir_name(step)
+        assert all(r["step"] == step and r["run"] == run for r in records)
+        folder = tmp_path / "art" / run / step_dir_name(step)
         assert len(list((folder / "images").glob("*.png"))) == 2  # "no code" has no picture
         assert records[2]["image"] is None and records[2]["status"] == "gate_failed"
         first = records[0]
@@ -76,13 +86,69 @@ def test_reward_writes_bounded_steps_and_table_paths(renderer, tmp_path: Path) -
     reward(
         prompts=prompts, completions=batch, trainer_state=_state(4), log_extra=columns.__setitem__
     )
-    assert columns["sketch_image"][0] == f"{step_dir_name(4)}/{steps[0][0]['image']}"
+    # Relative to the artifacts directory, the run's folder included.
+    assert columns["sketch_image"][0] == f"{run}/{step_dir_name(4)}/{steps[0][0]['image']}"
+    assert (tmp_path / "art" / columns["sketch_image"][0]).is_file()
     assert columns["sketch_image"][2:] == ["", ""]  # no picture; over the bound
 
-    # A restarted writer keeps the bound with what is on disk.
-    again = SketchReward(scorer="heuristic", renderer=renderer, artifacts=config)
-    again(prompts=prompts, completions=batch, trainer_state=_state(4))
-    assert len(load_steps(tmp_path / "art")[4]) == 3
+
+def test_two_runs_into_one_folder_stay_apart_and_a_run_resumes(renderer, tmp_path: Path) -> None:
+    art = tmp_path / "art"
+    config = ArtifactConfig(art, max_per_step=4)
+    red = GOOD_SKETCH
+    green = GOOD_SKETCH.replace("#c8402a", "#2aa84a")
+    prompts = ["a pond", "a pond", "a tree", "a tree"]
+    first = SketchReward(scorer="heuristic", renderer=renderer, artifacts=config)
+    first(prompts=prompts, completions=[red, red, "no code", red], trainer_state=_state(0))
+    # A second training run, same configuration, same folder: it used to append to the first
+    # run's step-000000 with the same group numbers, so the gallery showed one group of four.
+    second = SketchReward(scorer="heuristic", renderer=renderer, artifacts=config)
+    second(prompts=prompts, completions=[green, green, green, "no code"], trainer_state=_state(0))
+
+    runs = load_runs(art)
+    assert set(runs) == {first.artifacts.run, second.artifacts.run} and len(runs) == 2
+    for reward, sketch in ((first, red), (second, green)):
+        (records,) = runs[reward.artifacts.run].values()
+        assert len(records) == 4 and [r["group"] for r in records] == [0, 0, 1, 1]
+        folder = art / reward.artifacts.run / step_dir_name(0)
+        ran = {(folder / r["sketch"]).read_text().strip() for r in records if r["image"]}
+        assert ran == {sketch.strip()}  # nothing of the other run
+
+    # The gallery lists the runs apart and gives each its own page.
+    built = _gallery(art)
+    assert built.returncode == 0, built.stderr
+    lines = built.stdout.strip().splitlines()
+    assert lines[-1] == f"gallery: {(art / 'index.html').resolve()}"
+    assert sorted(lines[:-1]) == sorted(
+        f"run {r}: {(art / r / 'index.html').resolve()}" for r in runs
+    )
+    listing = (art / "index.html").read_text()
+    assert all(f'href="{r}/index.html"' in listing for r in runs)
+    assert listing.count("<tr data-run=") == 2
+    for name in runs:
+        page = (art / name / "index.html").read_text()
+        assert page.count('class="group"') == 2 and 'href="../index.html"' in page
+    only = _gallery_run(art, "nope")
+    assert only.returncode == 2 and only.stderr.startswith("error: no run 'nope' under")
+    assert len(only.stderr.strip().splitlines()) == 1
+
+    # Resuming the first run by name: the step it holds is kept as it was (a resumed trainer
+    # generates it again), and the steps it has not reached are written into the same folder.
+    resumed = SketchReward(
+        scorer="heuristic",
+        renderer=renderer,
+        artifacts=ArtifactConfig(art, max_per_step=4, run=first.artifacts.run),
+    )
+    for step in (0, 1):
+        resumed(prompts=prompts, completions=[green] * 4, trainer_state=_state(step))
+    steps = load_runs(art)[first.artifacts.run]
+    assert {s: len(r) for s, r in steps.items()} == {0: 4, 1: 4}
+    assert steps[0] == runs[first.artifacts.run][0]
+    assert len(list_runs(art)) == 2
+    # A writer sent to another process (TRL's spawned reward process) writes the same run.
+    assert pickle.loads(pickle.dumps(first.artifacts)).run == first.artifacts.run
+    with pytest.raises(ValueError, match="a run name is a folder name"):
+        ArtifactConfig(art, run="../elsewhere")
 
 
 def test_tool_env_writes_each_episode_last_render(renderer, tmp_path: Path) -> None:
@@ -95,7 +161,8 @@ def test_tool_env_writes_each_episode_last_render(renderer, tmp_path: Path) -> N
             env.render(sketch="function setup() { createCanvas(10, 10); }")
             env.render(sketch=GOOD_SKETCH)
             assert env.get_reward() == env.get_reward()  # asked twice, written once
-    steps = load_steps(tmp_path / "tool")
+    (run,) = list_runs(tmp_path / "tool")  # every instance of the class is one run
+    steps = load_steps(tmp_path / "tool" / run)
     assert list(steps) == [0, 1]
     for records in steps.values():
         assert len(records) == 2  # three episodes, bound two
@@ -109,25 +176,15 @@ def _require_trl() -> None:
 
 
 def _steered_grpo(output_dir: Path, artifacts: ArtifactConfig, steps: int) -> dict:
-    from tokenizers import AddedToken
     from trl import GRPOTrainer
 
     from sketch_env import SketchRenderer
-    from sketch_env.catalog.instructions import EXAMPLE_SKETCH
     from sketch_env.catalog.tasks import load_tasks
     from sketch_env.trl import make_dataset
 
     smoke = smoke_example()
     tasks = load_tasks()[:2]
-    tokenizer = smoke.build_tokenizer(
-        [t.prompt for t in load_tasks()] + EXAMPLE_SKETCH.splitlines()
-    )
-    sketches = [GOOD_SKETCH, SEEDED_SKETCH]
-    tokenizer.add_tokens([AddedToken(s, special=False, normalized=False) for s in sketches])
-    ids = [tokenizer.convert_tokens_to_ids(s) for s in sketches]
-    # A sketch token first, then the end of the reply.
-    bias = {(i,): 30.0 for i in ids} | {(i, tokenizer.eos_token_id): 60.0 for i in ids}
-    model = smoke.build_model(tokenizer)
+    tokenizer, model, generation_kwargs = steered_tiny_model([GOOD_SKETCH, SEEDED_SKETCH])
     dataset = make_dataset(tasks, repeats=4, system_prompt="Reply with a p5.brush sketch.")
     with SketchRenderer(pool_size=1, deadline_s=10) as renderer:
         reward = SketchReward(
@@ -140,7 +197,7 @@ def _steered_grpo(output_dir: Path, artifacts: ArtifactConfig, steps: int) -> di
             num_generations=2,
             max_completion_length=4,
             log_completions=True,
-            generation_kwargs={"sequence_bias": bias},
+            generation_kwargs=generation_kwargs,
         )
         trainer = GRPOTrainer(
             model=model,
@@ -163,15 +220,16 @@ def test_grpo_trainer_writes_bounded_artifacts_and_logs_them(tmp_path: Path) -> 
     result = _steered_grpo(out, ArtifactConfig(art, every_n_steps=2, max_per_step=3), steps=4)
     assert result["steps"] == 4
 
-    steps = load_steps(art)
+    (run,) = list_runs(art)
+    steps = load_steps(art / run)
     assert list(steps) == [0, 2]  # generation at steps 0..3, written every second
     for step, records in steps.items():
         assert len(records) == 3  # the batch holds 4: the bound kept 3
         assert {r["group"] for r in records} == {0, 1}  # two groups of two, in batch order
         for record in records:
             assert record["step"] == step and record["status"] == "ok"
-            assert (art / step_dir_name(step) / record["image"]).stat().st_size > 1000
-            sketch = (art / step_dir_name(step) / record["sketch"]).read_text()
+            assert (art / run / step_dir_name(step) / record["image"]).stat().st_size > 1000
+            sketch = (art / run / step_dir_name(step) / record["sketch"]).read_text()
             assert sketch.strip() in (GOOD_SKETCH.strip(), SEEDED_SKETCH.strip())
             assert record["components"]["coverage"] > 0
 
@@ -225,9 +283,11 @@ def test_gallery_across_steps_in_chromium(renderer, tmp_path: Path) -> None:
 
     built = _gallery(art)
     assert built.returncode == 0, built.stderr
-    index = Path(built.stdout.split("gallery: ", 1)[1].strip())
-    assert index == (art / "index.html").resolve()
-    assert (art / step_dir_name(0) / "index.html").is_file()  # each step's table page
+    assert Path(built.stdout.split("gallery: ", 1)[1].strip()) == (art / "index.html").resolve()
+    run = reward.artifacts.run
+    index = art / run / "index.html"  # the run's own page, which the listing links
+    assert f"run {run}: {index.resolve()}" in built.stdout
+    assert (art / run / step_dir_name(0) / "index.html").is_file()  # each step's table page
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=find_browser())
@@ -259,7 +319,9 @@ def test_gallery_across_steps_in_chromium(renderer, tmp_path: Path) -> None:
                 ).convert("RGB"),
                 dtype=float,
             )
-            source = Image.open(art / images[0]["src"]).convert("RGB").resize(shot.shape[1::-1])
+            source = (
+                Image.open(art / run / images[0]["src"]).convert("RGB").resize(shot.shape[1::-1])
+            )
             assert np.abs(shot - np.asarray(source, dtype=float)).mean() < 12
             assert page.locator("section.step:not([hidden]) .group").count() == 2
 
@@ -275,6 +337,7 @@ def test_gallery_across_steps_in_chromium(renderer, tmp_path: Path) -> None:
             assert visible_step() == "0"
             href = page.get_attribute("#table-link", "href")
             assert href == f"{step_dir_name(0)}/index.html"
+            assert page.get_attribute("#runs-link", "href") == "../index.html"
             # A shared link opens its step.
             page.goto(index.as_uri() + "#step-0")
             page.reload()
@@ -292,8 +355,21 @@ def test_gallery_cli_errors_are_one_line(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     empty = _gallery(tmp_path / "empty")
     assert empty.returncode == 2 and "no step-NNNNNN/results.jsonl" in empty.stderr
+    bare = _gallery_run(tmp_path / "empty", "x")
+    assert bare.returncode == 2 and "--run needs an artifacts directory" in bare.stderr
+    assert len(bare.stderr.strip().splitlines()) == 1
     assert "Traceback" not in missing.stderr + empty.stderr
     assert len(empty.stderr.strip().splitlines()) == 1
+
+
+def _gallery_run(directory: Path, run: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sketch_env.cli", "gallery", str(directory), "--run", run],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_gallery_cli_rebuilds_a_rollout_folder(tmp_path: Path) -> None:

@@ -305,7 +305,6 @@ SAFE_LOOKALIKES = [
     "function fetchColour() { return '#fff'; } fetchColour();",
     "let location = createVector(1, 2); location.x = 3;",
     "const o = { fetch: 1, eval: 2 }; o.fetch;",
-    "class Painter { fetch() { return this.fetch; } }",
     "function fetch(u) { return u; } fetch('local');",
     "const paint = (fetch) => fetch(1);",
     "const { eval: ev } = { eval: 1 };",
@@ -420,6 +419,80 @@ ORDINARY = [
     "document.createElement('div');",
     "const v = p5.Vector.fromAngle(1);",
 ]
+
+
+# The global object under another name (brief 20A): through it every name the gate refuses as a
+# global passed (`w.eval`, `w.fetch`, `w.localStorage`, `w.createFilterShader`...). `this` is
+# the global object wherever a caller hands it over: a detached method called bare, and p5
+# callbacks, timers and window listeners, which pass it to class methods and strict code too
+# (measured: `var draw = new A().m` ran `m` with `this === window`, with "use strict" as well).
+# The class is closed at both ends: the ways to hold the global object, and the names only it
+# has, refused on anything that is not the sketch's own object.
+GLOBAL_OBJECT_ROUTES = [
+    ("const w = ({ g() { return this; } }).g;\n  w().fetch('x');", "dynamic_access"),
+    ("const o = { g() { return this.eval('1'); } };", "dynamic_code"),
+    ("const o = { get w() { return this; } };", "dynamic_access"),
+    ("const o = { g(k) { return this[k]; } };", "dynamic_access"),
+    ("const o = { g() { this.rect(0, 0, 600, 600); } };", "bare_primitives"),
+    ("class Painter { fetch() { return this.fetch; } }", "network"),
+    ("class A { m() { return this; } }", "dynamic_access"),
+    ("class A { m(k) { return this[k]; } }", "dynamic_access"),
+    ("class A { m() { return this.localStorage; } }", "storage"),
+    ("class A { m() { new this.Worker('w.js'); } }", "network"),
+    ("w.eval('1');", "dynamic_code"),
+    ("w.Function('return 1');", "dynamic_code"),
+    ("w.fetch('https://example.com');", "network"),
+    ("new w.Worker('w.js');", "network"),
+    ("w.localStorage.setItem('k', 'v');", "storage"),
+    ("w.createFilterShader('void main() {}');", "raw_graphics"),
+    ("w.buildFilterShader(() => {});", "raw_graphics"),
+    ("renderer._pInst.rect(0, 0, 9, 9);", "dynamic_access"),
+    ("brushThing._renderer.GL.clear(0);", "raw_graphics"),
+    ("obj.__playwright__binding__('x');", "dynamic_access"),
+    ("this.__sketchenv.run(0, 't');", "dynamic_access"),
+    ("document.addEventListener('x', (e) => e.composedPath()[1]);", "dynamic_access"),
+    ("frameEl.contentWindow.eval('1');", "dynamic_access"),
+    ("const w = opener;", "dynamic_access"),
+    ("addEventListener('x', (e) => e.target);", "dom_escape"),
+    ("dispatchEvent(new Event('x'));", "dom_escape"),
+    ("onmessage = (e) => e.source;", "dom_escape"),
+    ("window.onclick = (e) => e.view;", "dom_escape"),
+    ("postMessage('x', '*');", "dom_escape"),
+]
+
+
+@pytest.mark.parametrize(
+    ("line", "code"), GLOBAL_OBJECT_ROUTES, ids=[e[0][:40] for e in GLOBAL_OBJECT_ROUTES]
+)
+def test_the_global_object_under_another_name_is_refused(line: str, code: str) -> None:
+    verdict = check_sketch(with_body(line))
+    assert code in verdict.codes, verdict.reasons
+
+
+def test_the_reason_for_this_as_a_value_says_what_is_allowed() -> None:
+    (reason,) = check_sketch(with_body("const o = { g() { return this; } };")).reasons
+    assert "only `this.name` is allowed" in reason and "global object" in reason
+
+
+#: What the routes above must not take with them: `this` for a sketch's own fields, private
+#: fields of its own objects, names like `fetch` on its own object literals, p5-looking field
+#: names in its classes, and ordinary listeners on the document.
+OWN_OBJECTS = [
+    "const flower = { x: 1, draw() { brush.circle(this.x, 0, 5); } };\n  flower.draw();",
+    "const o = { n: 0, tick() { this.n += 1; } };",
+    "class Petal { constructor() { this._size = 3; } draw() { brush.circle(0, 0, this._size); } }",
+    "class Leaf { constructor() { this.line = [[0, 0], [1, 1]]; this.image = null; } }",
+    "const cache = { _seen: 1 }; cache._seen += 1;",
+    "const pts = [[0, 0]]; pts.filter((p) => p[0] > 0).map((p) => p[1]);",
+    "document.addEventListener('keydown', (e) => e.key);",
+    "const api = { fetch: 1 }; api.fetch += 1;",
+]
+
+
+@pytest.mark.parametrize("line", OWN_OBJECTS, ids=[s[:40] for s in OWN_OBJECTS])
+def test_the_sketchs_own_objects_are_not_taken_for_the_global_object(line: str) -> None:
+    verdict = check_sketch(with_body(line))
+    assert verdict.passed, verdict.reasons
 
 
 @pytest.mark.parametrize(

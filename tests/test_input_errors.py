@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from sketch_env.env.environment import SketchEnvironment
-from sketch_env.env.gym import SketchEnv
+from sketch_env.env.gym import SketchGymEnv
 from sketch_env.render.base import MAX_SEED, check_seed
 from sketch_env.trl import SketchEvaluation, SketchReward, SketchToolEnv
 from tests.conftest import GOOD_SKETCH, assert_good_render
@@ -72,7 +72,7 @@ def test_the_renderer_refuses_instead_of_folding(renderer) -> None:
 
 def test_environments_and_trl_say_the_same(renderer) -> None:
     env = SketchEnvironment(renderer=renderer)
-    gym_env = SketchEnv(renderer=renderer)
+    gym_env = SketchGymEnv(renderer=renderer)
     reward = SketchReward(scorer="heuristic", renderer=renderer)
     tool = SketchToolEnv.configured(renderer=renderer)()
     for bad, shown in BAD_SEEDS[:-1]:  # None means "draw a seed" in reset

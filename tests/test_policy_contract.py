@@ -109,9 +109,10 @@ def test_the_canvas_the_instructions_ask_for_is_the_one_the_reward_accepts() -> 
     assert call in POLICY_INSTRUCTIONS and call in EXAMPLE_SKETCH
     assert "any other size (or pixel density) is refused" in POLICY_INSTRUCTIONS
     assert GateConfig().canvas_size == CANVAS_SIZE
+    calls = {"brush.line": 1, "brush:paint": 1}
 
     def painted(size: tuple[int, int]) -> Render:
-        return Render(RenderStatus.OK, api_calls={"brush.line": 1}, width=size[0], height=size[1])
+        return Render(RenderStatus.OK, api_calls=calls, width=size[0], height=size[1])
 
     assert runtime_check(painted(CANVAS_SIZE)) == ()
     assert runtime_check(painted((width // 2, height))) != ()

@@ -98,6 +98,46 @@ def test_letters_in_a_column_or_scattered_are_read(name: str) -> None:
     assert heuristic_terms(rendered(name))["lettering_factor"] == pytest.approx(0.1)
 
 
+def stacked_columns(
+    count: int = 20, size: int = 26, pitch: int = 30, rows: int = 24
+) -> Image.Image:
+    """Columns of stacked letters across the picture: the shape that made reading unbounded
+    (24 columns of brush letters took 14.7 s on one core before the budget)."""
+    picture = Image.new("RGB", (600, 600), (245, 240, 228))
+    draw, font = ImageDraw.Draw(picture), ImageFont.load_default(size=size)
+    for column in range(count):
+        for row in range(rows):
+            letter = "FLOWERS"[(row + column) % 7]
+            draw.text(
+                (8 + column * pitch, 4 + row * (600 // rows)), letter, fill=(20, 20, 20), font=font
+            )
+    return picture
+
+
+def test_reading_work_is_bounded_and_fails_closed_at_the_bound(monkeypatch) -> None:
+    # Past the budget the remaining regions are not read, and count as text: a picture that
+    # needs that much reading is made of text-like columns. Counted in recogniser units, the
+    # bound the module documents (about 4 s of one core).
+    from sketch_env.scoring import reading
+
+    spent: list[float] = []
+    recognise = reading._recognise
+    monkeypatch.setattr(
+        reading,
+        "_recognise",
+        lambda views: spent.append(sum(reading._units(v) for v in views)) or recognise(views),
+    )
+    regions = TextReader().read(stacked_columns())
+    assert spent and sum(spent) <= reading._READ_BUDGET
+    assert any(not region.read for region in regions)
+    assert TextReader().text_fraction(stacked_columns()) > 0.03
+    # No painting comes near the bound: every region of the test paintings is read.
+    for name in PAINTINGS:
+        spent.clear()
+        assert all(region.read for region in TextReader().read(rendered(name)))
+        assert sum(spent) < reading._READ_BUDGET / 2
+
+
 def test_a_lone_confident_glyph_is_not_lettering(reader: TextReader) -> None:
     # One letter-like shape (a charcoal pine reads "M") is not a label; two are.
     assert reader.read(word("R", size=200)) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections import Counter
@@ -22,6 +23,7 @@ from sketch_env.catalog.references import (
     pairwise_references,
 )
 from sketch_env.catalog.tasks import MEDIA, SUBJECTS
+from sketch_env.gate.runtime import runtime_check
 from sketch_env.pool.refresh import refresh_reference_pool
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS
 from sketch_env.scoring import HeuristicScorer, check_sketch
@@ -228,6 +230,25 @@ def test_reference_renders_ok_with_paint(pool_renders: dict[str, Render], ref_id
     assert result.errors == ()
     assert (result.width, result.height) == (600, 600)
     assert result.paint_fraction > BLANK_BELOW, result.paint_fraction
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ref_id", REF_IDS)
+def test_reference_paints_with_p5_brush_alone_and_the_same_picture(
+    pool_renderer: SketchRenderer, pool_renders: dict[str, Render], ref_id: str
+) -> None:
+    # The run-time accounting takes none of p5.brush's own work for the sketch's, and sees
+    # p5.brush put paint on the canvas; watching changes no pixel: on the backend the pool was
+    # measured on, the picture is byte for byte the one its metadata records.
+    result = pool_renders[ref_id]
+    assert result.api_calls is not None
+    assert result.primitive_calls == {} and result.raw_graphics_calls == {}, result.api_calls
+    assert result.brush_draw_calls > 0 and result.brush_paint > 0, result.api_calls
+    assert runtime_check(result) == ()
+    meta = get_reference(ref_id).metadata
+    if pool_renderer.backend == meta["backend"] and meta["deterministic"]:
+        assert result.png is not None
+        assert hashlib.sha256(result.png).hexdigest() == meta["png_sha256"]
 
 
 @pytest.mark.slow

@@ -76,6 +76,97 @@ def test_library_randomness_is_seeded_too(renderer):
     assert not np.array_equal(a.array(), b.array())
 
 
+#: One stroke per entropy source the page offers, placed by the value it gives (sub-millisecond
+#: digits where it is a time): each of these painted a different picture on every render of the
+#: same sketch and seed until the harness put every clock on one virtual clock and crypto on a
+#: seeded stream (docs/rendering.md, "Determinism").
+_ONE_STROKE = """
+let v = 0;
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background(250);
+  translate(-width / 2, -height / 2);
+  %s
+  brush.set('2B', '#203060', 3);
+  brush.line(v, 0, 600 - v, 600);
+}
+"""
+ENTROPY = {
+    "crypto.getRandomValues": (
+        "const a = new Uint32Array(1); crypto.getRandomValues(a); v = a[0] % 600;"
+    ),
+    "Date.now": "v = Date.now() % 600;",
+    "new Date": "v = new Date().getTime() % 600;",
+    "performance.now": "v = (performance.now() * 1000) % 600;",
+    "millis": "v = (millis() * 1000) % 600;",
+    "performance.timeOrigin": "v = (performance.timeOrigin * 1000) % 600;",
+    "event.timeStamp": "v = (new Event('x').timeStamp * 1000) % 600;",
+    "Temporal.Now": "v = Temporal.Now.instant().epochMilliseconds % 600;",
+}
+#: Animation frames: the timestamp a sketch's own callback gets, and p5's deltaTime.
+_FRAMES = """
+let v = null;
+let frames = 0;
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background(250);
+  requestAnimationFrame((t) => { v = (t * 1000) % 600; });
+}
+function draw() {
+  frames += 1;
+  if (v === null && frames < 10) return;
+  translate(-width / 2, -height / 2);
+  brush.set('2B', '#203060', 3);
+  brush.line(v, 0, 600 - v, 600);
+  brush.line((deltaTime * 1000) % 600, 0, 300, 600);
+  noLoop();
+}
+"""
+
+
+@pytest.mark.parametrize("source", [*ENTROPY, "requestAnimationFrame"])
+def test_every_entropy_source_paints_the_same_picture_every_time(renderer, source):
+    sketch = _FRAMES if source == "requestAnimationFrame" else _ONE_STROKE % ENTROPY[source]
+    results = renderer.render_many_sync([sketch] * 3, seeds=7)
+    assert all(r.status is RenderStatus.OK for r in results), [r.errors for r in results]
+    arrays = [r.array() for r in results]
+    if renderer.backend == "swiftshader":
+        for other in arrays[1:]:
+            assert np.mean(np.all(other == arrays[0], axis=-1)) >= 0.9999
+    else:
+        assert all(np.array_equal(arrays[0], other) for other in arrays[1:]), source
+
+
+def test_the_clock_moves_on_every_read_and_every_frame(renderer):
+    # A fixed clock would hang a sketch that waits on millis(): each read moves it by 1 us, so
+    # the wait ends after exactly a million reads. Frames move it by 1000/60 ms: p5's deltaTime
+    # and frameRate() are those of a 60 Hz display. Dates count from 2026-01-01 in UTC (Date()'s
+    # one-second resolution is checked here rather than in the pictures above).
+    source = """
+let waited = 0;
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  const start = millis();
+  while (millis() - start < 1000) waited++;
+}
+function draw() {
+  if (frameCount < 3) return;
+  noLoop();
+  brush.set('2B', '#203060', 3);
+  brush.line(-100, -100, 100, 100);
+  throw new Error(JSON.stringify({ waited, dt: deltaTime, fps: frameRate(), date: Date(),
+    iso: new Date().toISOString(), zone: Intl.DateTimeFormat().resolvedOptions().timeZone }));
+}
+"""
+    first, second = renderer.render_many_sync([source, source], seeds=0)
+    assert first.errors == second.errors
+    report = json.loads(first.errors[0].split("Error: ", 1)[1].rsplit(" (sketch.js", 1)[0])
+    assert report["waited"] == 1_000_000
+    assert report["dt"] == pytest.approx(1000 / 60) and report["fps"] == pytest.approx(60)
+    assert report["date"].startswith("Thu Jan 01 2026 00:00:01 GMT+0000")
+    assert report["iso"].startswith("2026-01-01T00:00:01") and report["zone"] == "UTC"
+
+
 def test_async_render_and_render_many(renderer):
     async def main():
         single = await renderer.render(GOOD_SKETCH, seed=1)

@@ -139,15 +139,51 @@ def test_degenerate_pictures_never_outscore_the_painting(report, name: str) -> N
     assert result.families[name].accuracy == 1.0
 
 
+def test_the_seed_spread_of_the_references(evaluator, tmp_path) -> None:
+    from sketch_env.rewardcheck.report import seed_spread_line, seed_spread_rows
+
+    refs = _cheap_references(2)
+    report = run_reward_check(
+        evaluator, seeds=(0, 1, 2), references=refs, degradations=[], hacks=[], out_dir=tmp_path
+    )
+    spread = report.seed_spread()
+    assert spread is not None and spread["seeds"] == [0, 1, 2]
+    entries = {e.id: e.reward for e in report.entries}
+    for ref in refs:
+        measured = spread["references"][ref.id]
+        assert measured["rewards"] == [entries[f"{ref.id}/s{s}"] for s in (0, 1, 2)]
+        assert measured["min"] <= measured["mean"] <= measured["max"]
+        assert measured["range"] == pytest.approx(measured["max"] - measured["min"])
+    pooled = spread["pooled"]
+    assert pooled["references"] == 2 and pooled["widest"] in {r.id for r in refs}
+    stds = [spread["references"][r.id]["std"] for r in refs]
+    assert min(stds) <= pooled["within_std"] <= max(stds)
+    assert pooled["max_range"] == max(spread["references"][r.id]["range"] for r in refs)
+    assert report.to_dict()["seed_spread"] == spread
+    assert seed_spread_line(report).startswith("seed spread over 3 seeds")
+    assert seed_spread_rows(report)[0][0] == pooled["widest"]
+    assert "Seed spread" in write_html(report, tmp_path).read_text()
+    # One seed measures nothing, and says how to.
+    single = run_reward_check(
+        evaluator, seeds=(0,), references=refs, degradations=[], hacks=[], out_dir=None
+    )
+    assert single.seed_spread() is None
+    assert "--seeds N" in seed_spread_line(single)
+
+
+# Every hack family at two seeds, through the whole environment: minutes on a loaded machine.
+@pytest.mark.timeout(1500)
 def test_the_command_writes_json_html_and_fails_when_a_hack_wins(tmp_path) -> None:
-    # A reward of coverage alone, paid whatever the scorer thinks of the picture, is what the
-    # hacks beat: the command must say so (exit 1).
+    # A reward of coverage alone, paid whatever the scorer thinks of the picture and unguarded,
+    # is what the hacks beat: the command must say so (exit 1).
     config = tmp_path / "coverage_only.json"
     coverage_only = {
         "preference_weight": 0.0,
         "dark_mass_weight": 0.0,
         "coverage_quality_floor": None,
         "coverage_quality_full": None,
+        # ... and with the reward's guards off: they alone hold a coverage-only reward.
+        "guards": [],
     }
     config.write_text(json.dumps(coverage_only))
     done = subprocess.run(
@@ -165,13 +201,20 @@ def test_the_command_writes_json_html_and_fails_when_a_hack_wins(tmp_path) -> No
             "--quiet",
             "--pool-size",
             "1",
+            "--seeds",
+            "2",
         ],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=1400,
         cwd=ROOT,
     )
     assert done.returncode == 1, done.stderr
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert Path(summary["html"]).is_file() and Path(summary["report"]).is_file()
     assert "hacks that beat a reference" in done.stderr
+    # Two seeds: the spread of each reference's reward over them, pooled in the summary.
+    assert "seed spread over 2 seeds" in done.stdout
+    assert summary["seed_spread"]["references"] == 2 and summary["seed_spread"]["within_std"] >= 0
+    saved = json.loads(Path(summary["report"]).read_text())
+    assert len(saved["seed_spread"]["references"]) == 2

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
 import math
+import time
 from pathlib import Path
 
 import numpy as np
@@ -19,12 +21,19 @@ from sketch_env.render.result import RenderStatus
 from sketch_env.scoring.spec import make_scorer
 from sketch_env.trl import (
     TRL_INSTALL_HINT,
+    AsyncSketchReward,
     SketchEvaluation,
     SketchReward,
     SketchToolEnv,
     make_dataset,
 )
-from tests.conftest import BARE_SKETCH, GOOD_SKETCH, smoke_example
+from tests.conftest import (
+    BARE_SKETCH,
+    GOOD_SKETCH,
+    SEEDED_SKETCH,
+    smoke_example,
+    steered_tiny_model,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,7 +72,7 @@ def test_make_dataset_is_conversational_with_task_columns() -> None:
     _require("datasets")
     full = make_dataset()
     assert len(full) == len(load_tasks()) == 24
-    assert set(full.column_names) == {"prompt", "task_id", "prompt_text"}
+    assert set(full.column_names) == {"prompt", "task_id", "prompt_text", "seed"}
     row = full[0]
     assert [m["role"] for m in row["prompt"]] == ["system", "user"]
     assert row["prompt"][0]["content"] == POLICY_INSTRUCTIONS
@@ -81,6 +90,41 @@ def test_make_dataset_is_conversational_with_task_columns() -> None:
         make_dataset(repeats=0)
     with pytest.raises(ValueError, match="unknown task id"):
         make_dataset(["flowers/oil"])
+
+
+def test_make_dataset_has_a_seed_schedule_per_row_and_epoch(renderer) -> None:
+    _require("datasets")
+    from sketch_env.trl import row_seed
+
+    tasks = ["seascape/pastel", "trees/charcoal"]
+    data = make_dataset(tasks, repeats=3, epochs=2, seed=11)
+    assert len(data) == 12 and data["task_id"] == tasks * 6
+    seeds = data["seed"]
+    # Row i of epoch e: row_seed(11, e, i); every row and every epoch its own seed.
+    assert seeds == [row_seed(11, e, i) for e in range(2) for i in range(6)]
+    assert len(set(seeds)) == 12 and all(0 <= s < 2**32 for s in seeds)
+    assert seeds[:6] != seeds[6:]  # the second epoch is not the first again
+    # The same arguments, the same dataset; another base seed, another schedule.
+    assert make_dataset(tasks, repeats=3, epochs=2, seed=11)["seed"] == seeds
+    assert set(make_dataset(tasks, repeats=3, seed=12)["seed"]).isdisjoint(seeds)
+    # The schedule's first epoch does not depend on how many epochs are built.
+    assert make_dataset(tasks, repeats=3, seed=11)["seed"] == seeds[:6]
+    assert "seed" not in make_dataset(tasks, seed=None).column_names
+    with pytest.raises(ValueError, match="epochs"):
+        make_dataset(epochs=0)
+    with pytest.raises(ValueError, match="seed must be"):
+        make_dataset(seed=-1)
+
+    # The reward function renders each row at its seed (TRL passes the column along).
+    reward = SketchReward(scorer="heuristic", renderer=renderer)
+    reward(
+        prompts=data["prompt"][:4],
+        completions=["no code"] * 4,
+        task_id=data["task_id"][:4],
+        prompt_text=data["prompt_text"][:4],
+        seed=data["seed"][:4],
+    )
+    assert [r.seed for r in reward.last_rollouts] == seeds[:4]
 
 
 def test_reward_renders_batch_once_and_logs_components(renderer) -> None:
@@ -169,6 +213,29 @@ def test_reward_is_a_sync_callable_that_works_under_a_running_loop(renderer) -> 
     assert reward.last_rollouts[0].seed == 5
 
 
+def test_the_async_view_is_awaited_and_shares_the_evaluation(renderer) -> None:
+    from trl.trainer.utils import is_async_callable
+
+    reward = SketchReward(scorer="heuristic", renderer=renderer, group_size=2)
+    awaited = reward.async_reward()
+    assert isinstance(awaited, AsyncSketchReward) and is_async_callable(awaited)
+    assert not is_async_callable(reward) and not is_async_callable(awaited.sync_reward())
+    coverage = awaited.component("coverage")
+    assert isinstance(coverage, AsyncSketchReward) and coverage.__name__ == "sketch_coverage"
+    assert awaited.__name__ == "sketch_reward" and awaited.evaluation is reward.evaluation
+    batch = {"prompts": ["a red square"] * 2, "completions": [GOOD_SKETCH, "no code"]}
+
+    async def both() -> tuple[list[float | None], list[float | None]]:
+        values, cover = await asyncio.gather(awaited(**batch), coverage(**batch))
+        return values, cover
+
+    values, cover = asyncio.run(both())
+    assert values[0] is not None and values[0] > 0 and values[1] == -1.0
+    assert cover[0] is not None and 0 < cover[0] <= 1 and cover[1] == 0.0
+    assert reward(**batch) == values  # the sync call, same cache: no new evaluation
+    assert reward.evaluation.evaluations == 1
+
+
 def test_infrastructure_failure_gives_none(renderer) -> None:
     # Port 9 on loopback: nothing listens, so the scorer fails the way a dead service does.
     scorer = make_scorer("hpsv3+http://127.0.0.1:9", timeout_s=3)
@@ -183,6 +250,29 @@ def test_infrastructure_failure_gives_none(renderer) -> None:
     assert log.metrics["sketch/infra_failures"] == [1.0]
     assert log.metrics["sketch/failures/infra_error"] == [1.0]
     assert "unavailable" in reward.last_rollouts[0].reward.infra_error
+
+
+def test_a_dead_scorer_is_one_warning_per_batch(renderer, caplog) -> None:
+    scorer = make_scorer("hpsv3+http://127.0.0.1:9", timeout_s=3)
+    scorer.retries = 0
+    reward = SketchReward(scorer=scorer, renderer=renderer)
+    batch = {"prompts": ["x"] * 3, "completions": [GOOD_SKETCH, GOOD_SKETCH + "//2", "no code"]}
+    with caplog.at_level(logging.WARNING, logger="sketch_env.trl.rewards"):
+        assert reward(**batch)[:2] == [None, None]
+        reward.component("coverage")(**batch)  # the same batch: no second warning
+    warnings = [r for r in caplog.records if r.name == "sketch_env.trl.rewards"]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    message = warnings[0].getMessage()
+    assert warnings[0].levelno == logging.WARNING
+    assert message.startswith("2 of 3 completions were not scored")
+    assert "127.0.0.1:9" in message and "unavailable" in message  # the first error, verbatim
+    assert "sketch-env doctor" in message
+
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="sketch_env.trl.rewards"):
+        reward(prompts=["y"], completions=[GOOD_SKETCH + "//3"])  # the next batch warns again
+        SketchReward(scorer="heuristic", renderer=renderer)(prompts=["y"], completions=["z"])
+    assert len([r for r in caplog.records if r.name == "sketch_env.trl.rewards"]) == 1
 
 
 def test_prompt_is_required() -> None:
@@ -360,6 +450,75 @@ def test_grpo_smoke_two_steps(tmp_path) -> None:
         assert "rewards/sketch_reward/mean" in row and "rewards/sketch_gate/mean" in row
         assert math.isfinite(row["sketch/gate_pass_rate"])
         assert row["sketch/failures/gate_failed"] + row["sketch/gate_pass_rate"] * 4 == 4
+
+
+class _Timed:
+    """Records when each call of an async reward function started and ended (monotonic s)."""
+
+    def __init__(self, inner, name: str | None = None) -> None:
+        self.inner = inner
+        self.__name__ = name or inner.__name__
+        self.calls: list[tuple[float, float, list]] = []
+
+    async def __call__(self, prompts, completions, **kwargs):
+        start = time.monotonic()
+        values = await self.inner(prompts=prompts, completions=completions, **kwargs)
+        self.calls.append((start, time.monotonic(), values))
+        return values
+
+
+@pytest.mark.trl
+def test_grpo_trainer_awaits_the_async_reward_alongside_others(tmp_path) -> None:
+    # TRL 1.16 awaits every async reward function of a batch together; the sketch reward's
+    # rendering must leave the loop free for the others (here one that waits 1 s, as a remote
+    # judge would). The model is steered to write real sketches, so there is real rendering.
+    for module in ("trl", "torch", "datasets", "transformers", "tokenizers"):
+        _require(module)
+    from trl import GRPOTrainer
+
+    from sketch_env import SketchRenderer
+
+    async def elsewhere(prompts, completions, **kwargs):
+        await asyncio.sleep(1.0)
+        return [0.0] * len(completions)
+
+    smoke = smoke_example()
+    tokenizer, model, generation_kwargs = steered_tiny_model([GOOD_SKETCH, SEEDED_SKETCH])
+    dataset = make_dataset(load_tasks()[:2], repeats=2, system_prompt="Reply with a sketch.")
+    with SketchRenderer(pool_size=1, deadline_s=20) as renderer:
+        reward = SketchReward(scorer="heuristic", renderer=renderer, group_size=2)
+        sketch, coverage = (
+            _Timed(f) for f in reward.async_reward().components("reward", "coverage")
+        )
+        other = _Timed(elsewhere, "elsewhere")
+        trainer = GRPOTrainer(
+            model=model,
+            reward_funcs=[sketch, coverage, other],
+            args=smoke.cpu_grpo_config(
+                tmp_path,
+                max_steps=2,
+                per_device_train_batch_size=4,
+                num_generations=2,
+                max_completion_length=4,
+                reward_weights=[1.0, 0.5, 0.0],
+                generation_kwargs=generation_kwargs,
+            ),
+            train_dataset=dataset,
+            processing_class=tokenizer,
+        )
+        trainer.train()
+    assert trainer.state.global_step == 2
+    assert len(sketch.calls) == len(coverage.calls) == len(other.calls) == 2
+    for (start, end, values), (other_start, other_end, _) in zip(
+        sketch.calls, other.calls, strict=True
+    ):
+        # Each batch: the sketch reward ran while the other function waited, not before it.
+        assert start < other_end and other_start < end
+        assert all(v is not None and v > 0 for v in values), values  # rendered and scored
+    assert reward.evaluation.evaluations == 2  # one per batch for both sketch functions
+    rows = [row for row in trainer.state.log_history if "rewards/sketch_reward/mean" in row]
+    assert len(rows) == 2 and all(math.isfinite(r["rewards/sketch_reward/mean"]) for r in rows)
+    assert all(r["sketch/gate_pass_rate"] == 1.0 for r in rows)
 
 
 def test_the_critique_explains_every_way_a_render_can_fail() -> None:

@@ -119,6 +119,13 @@ _REFUSED = "\n".join(
             "computed names on `window`, `with`, and changing built-in objects or their "
             "prototypes."
         ),
+        _bullet(
+            "The window under another name: `this` as a value or with a computed name (use "
+            "it only to reach your own fields; p5 callbacks and timers get the window as "
+            "`this`), listeners and on-event handlers on the window itself, `postMessage`, and "
+            "p5's private members (names starting with an underscore, such as "
+            "`renderer._pInst`)."
+        ),
     ]
 )
 

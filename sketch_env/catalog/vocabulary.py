@@ -141,6 +141,8 @@ ESCAPE_NAMES: Mapping[str, frozenset[str]] = {
             "createFileInput",
             "select",
             "selectAll",
+            # A message to the window comes back with the window as `event.source`.
+            "postMessage",
         }
     ),
     "graphics_escape": frozenset({"OffscreenCanvas"}),
@@ -160,6 +162,10 @@ ANY_OBJECT_PROPERTIES: Mapping[str, str] = {
     "sendBeacon": "network",
     "serviceWorker": "network",
     "transferControlToOffscreen": "graphics_escape",
+    # Each hands out a window: an event's path ends in it, a frame element holds one.
+    "composedPath": "dynamic_access",
+    "contentWindow": "dynamic_access",
+    "contentDocument": "dynamic_access",
     # A function's (or any object's) constructor: `(() => {}).constructor` is `Function`, and
     # `Object.getPrototypeOf(async () => {}).constructor` is `AsyncFunction`.
     "constructor": "dynamic_code",
@@ -209,7 +215,7 @@ P5_API_HANDLES = frozenset(
     {"instance", "prototype", "registerAddon", "registerMethod", "registerPreloadMethod"}
 )
 #: Identifiers that name the global object.
-GLOBAL_OBJECTS = frozenset({"window", "globalThis", "self", "top", "parent", "frames"})
+GLOBAL_OBJECTS = frozenset({"window", "globalThis", "self", "top", "parent", "frames", "opener"})
 #: Built-in objects and the libraries the sketch runs on: assigning to them (or to their
 #: prototypes) changes what every later check and the harness rely on.
 PROTECTED_GLOBALS = frozenset(
@@ -315,7 +321,34 @@ PRIMITIVES = frozenset(PRIMITIVE_INSTEAD)
 #: p5's text drawing, refused by `GateConfig.forbid_text` (a label naming the subject is the
 #: cheapest way to please a prompt-matching scorer).
 TEXT_CALLS = frozenset({"text"})
+#: What the run-time check counts as plain p5 drawing, however it is reached (aliases, a
+#: graphics buffer, the renderer): the shapes and the text calls, one list for both checks.
+RUNTIME_PRIMITIVES = tuple(sorted(PRIMITIVES | TEXT_CALLS))
 
+#: p5's shader makers beyond the first few: a filter shader paints the whole canvas from GLSL
+#: (it earned the maximum reward, 11.0, after one token brush.line). Their names are p5's alone,
+#: so they are refused on any object as well (`RAW_GRAPHICS_PROPERTIES`).
+SHADER_NAMES = frozenset(
+    {
+        "createShader",
+        "createFilterShader",
+        "filterShader",
+        "baseMaterialShader",
+        "baseFilterShader",
+        "baseNormalShader",
+        "baseColorShader",
+        "baseStrokeShader",
+        "baseComputeShader",
+        "buildFilterShader",
+        "buildMaterialShader",
+        "buildNormalShader",
+        "buildColorShader",
+        "buildStrokeShader",
+        "buildComputeShader",
+        "strokeShader",
+        "imageShader",
+    }
+)
 #: Raw access to the canvas, its pixels or WebGL, refused by `GateConfig.forbid_raw_graphics`:
 #: p5 globals (bare, or on ``window``/``this``)...
 RAW_GRAPHICS_GLOBALS = frozenset(
@@ -338,8 +371,15 @@ RAW_GRAPHICS_GLOBALS = frozenset(
         "filterShader",
         "baseMaterialShader",
         "baseFilterShader",
+        *SHADER_NAMES,
+        # p5 then draws its grid and axes on the canvas by itself, every frame.
+        "debugMode",
     }
 )
+#: What the run-time check counts of those (`sketch_env.gate.runtime_check`, through the
+#: renderer's accounting): the same names, less ``pixels`` (an array, not a call), plus the
+#: canvas's own ``getContext``.
+RUNTIME_RAW_GRAPHICS = tuple(sorted((RAW_GRAPHICS_GLOBALS - {"pixels"}) | {"getContext"}))
 #: ...and member names on any object (``gl.scissor``, ``ctx.drawImage``, ``this._renderer``).
 RAW_GRAPHICS_PROPERTIES = frozenset(
     {
@@ -369,6 +409,7 @@ RAW_GRAPHICS_PROPERTIES = frozenset(
         "createFramebuffer",
         "Graphics",
         "Framebuffer",
+        *SHADER_NAMES,
     }
 )
 RAW_GRAPHICS_WHY = (

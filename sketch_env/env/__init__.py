@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         SketchEnvironment,
         check_seed,
     )
-    from sketch_env.env.gym import ENV_ID, SketchEnv, UnicodeText
+    from sketch_env.env.gym import ENV_ID, SketchGymEnv, UnicodeText
     from sketch_env.env.models import (
         MAX_ACTION_CHARS,
         RewardComponents,
@@ -56,8 +56,8 @@ __all__ = [
     "EpisodeError",
     "RewardComponents",
     "SketchAction",
-    "SketchEnv",
     "SketchEnvironment",
+    "SketchGymEnv",
     "SketchObservation",
     "SketchState",
     "Task",
@@ -77,7 +77,7 @@ _HOME = {
     **dict.fromkeys(
         ["MAX_SEED", "EpisodeError", "SketchEnvironment", "check_seed"], f"{__name__}.environment"
     ),
-    **dict.fromkeys(["ENV_ID", "SketchEnv", "UnicodeText"], f"{__name__}.gym"),
+    **dict.fromkeys(["ENV_ID", "SketchGymEnv", "UnicodeText"], f"{__name__}.gym"),
     **dict.fromkeys(
         [
             "MAX_ACTION_CHARS",
@@ -111,7 +111,8 @@ _HOME = {
 def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        # A renamed name (the gymnasium env's old ``SketchEnv``) warns and still works.
+        return importlib.import_module(f"{__name__}.gym").renamed(__name__, name)
     return getattr(importlib.import_module(module), name)
 
 

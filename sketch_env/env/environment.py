@@ -41,6 +41,7 @@ from sketch_env.env.models import (
     SketchAction,
     SketchObservation,
     SketchState,
+    as_action,
     check_reward_policy,
 )
 from sketch_env.errors import SketchEnvError
@@ -348,7 +349,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             TimeoutError: If ``timeout_s`` passed first.
             RuntimeError: If called on the renderer's own loop thread (use `step_async`).
         """
-        act = _as_action(action)
+        act = as_action(action, "SketchEnvironment.step()")
         with self._guard():
             self._check_can_step()
             try:
@@ -380,7 +381,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             EpisodeError: As `step`.
             TimeoutError: If ``timeout_s`` passed first.
         """
-        act = _as_action(action)
+        act = as_action(action, "SketchEnvironment.step_async()")
         with self._guard():
             self._check_can_step()
             work = self._evaluator.evaluate([act.sketch], [self._prompt()], [self._seed()])
@@ -590,16 +591,6 @@ class _NonBlockingLock:
 
     def __exit__(self, *exc: object) -> None:
         self._lock.release()
-
-
-def _as_action(action: Any) -> SketchAction:
-    if isinstance(action, SketchAction):
-        return action
-    if isinstance(action, str):
-        return SketchAction(sketch=action)
-    if isinstance(action, dict):
-        return SketchAction.model_validate(action)
-    raise TypeError(f"action must be a SketchAction, a str or a dict, got {type(action).__name__}")
 
 
 def check_image_size(size: Any) -> tuple[int, int]:

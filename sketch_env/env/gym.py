@@ -1,4 +1,4 @@
-"""`SketchEnv`: a gymnasium ``Env`` over the same core as the OpenEnv environment.
+"""`SketchGymEnv`: a gymnasium ``Env`` over the same core as the OpenEnv environment.
 
 ``gymnasium.make("sketch_env/Sketch-v0")`` builds one (registered by ``import sketch_env``;
 ``gymnasium.make("sketch_env:sketch_env/Sketch-v0")`` imports the package first). The
@@ -13,16 +13,30 @@ single-turn step, or ``SketchAction.final``); ``truncated`` when a multi-turn ep
 the undiscounted return of an episode equals its reward under the ``last``/``best`` policy;
 for one step it is simply the reward. ``info["reward_valid"]`` is false for an infrastructure
 failure, whose reward (0 change) should be left out of training.
+
+In gymnasium's vector environments (``gymnasium.make_vec``, sync or async) the prompt comes
+back intact through the async workers' shared memory (`SharedTexts`); use
+``vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP}``, since the default
+``NEXT_STEP`` spends every other step of a one-step episode on a reset (docs/environment.md).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import string
-from typing import Any
+import warnings
+from collections.abc import Iterator, Sequence
+from types import ModuleType
+from typing import Any, overload
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import (
+    create_shared_memory,
+    read_from_shared_memory,
+    write_to_shared_memory,
+)
 
 from sketch_env import GYM_ENV_ID
 from sketch_env.env.environment import MAX_PROMPT_CHARS, SketchEnvironment, check_image_size
@@ -31,10 +45,11 @@ from sketch_env.env.models import (
     RewardPolicy,
     SketchAction,
     SketchObservation,
+    as_action,
 )
 from sketch_env.render.base import check_seed
 
-__all__ = ["ENV_ID", "SketchEnv", "UnicodeText"]
+__all__ = ["ENV_ID", "SharedTexts", "SketchGymEnv", "UnicodeText"]
 
 #: The registered gymnasium id.
 ENV_ID = GYM_ENV_ID
@@ -83,8 +98,117 @@ class UnicodeText(spaces.Text):
         return f"UnicodeText({self.min_length}, {self.max_length})"
 
 
-class SketchEnv(gymnasium.Env):
+# gymnasium's AsyncVectorEnv passes observations through shared memory by default. Its
+# ``Text`` support cannot work for a string: it reads the buffer once, when the vector env is
+# built, into a tuple of immutable strings, so every later reset and step still shows that
+# first read (zeros, i.e. ``max_length`` copies of the charset's first character, '0'). It
+# also writes characters as indexes into the charset, and `UnicodeText`'s charset is only the
+# sampling alphabet. The three functions are singledispatch hooks that gymnasium documents for
+# custom spaces; registered for `UnicodeText` they store code points and read through a live
+# view, so shared memory (the default) and ``shared_memory=False`` give the same strings.
+
+
+class SharedTexts(Sequence[str]):
+    """The strings of a shared-memory buffer of `UnicodeText` values, read when accessed.
+
+    AsyncVectorEnv reads its observation buffer once and hands out a deep copy of that read
+    after every reset and step; this view decodes the buffer as it is now, and deep-copies
+    (or pickles) to a plain tuple of strings, the same value ``shared_memory=False`` gives.
+    With ``AsyncVectorEnv(copy=False)`` the caller gets the view itself, which, like the
+    arrays of that mode, changes when the environments step.
+
+    Args:
+        memory: The ``multiprocessing`` array: ``n`` rows of ``max_length`` int32, each a
+            string's code points plus one, then zeros.
+        n: Number of strings (the number of environments).
+        max_length: The space's ``max_length``.
+    """
+
+    def __init__(self, memory: Any, n: int, max_length: int) -> None:
+        self._memory = memory
+        self._n = n
+        self._max_length = max_length
+
+    def _rows(self) -> np.ndarray:
+        return np.frombuffer(self._memory.get_obj(), dtype=np.int32).reshape(
+            (self._n, self._max_length)
+        )
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        return _decode(self._rows()[range(self._n)[index]])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([_decode(row) for row in self._rows()])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # Its value changes: not hashable, like a list.
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __copy__(self) -> tuple[str, ...]:
+        return tuple(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (tuple(self),))
+
+
+def _decode(row: np.ndarray) -> str:
+    # Code points are stored plus one, so that zero marks the end and "\x00" survives.
+    codes = row[: int(np.count_nonzero(row))]
+    return "".join(map(chr, (codes - 1).tolist()))
+
+
+@create_shared_memory.register(UnicodeText)
+def _create_unicode_text_memory(
+    space: UnicodeText, n: int = 1, ctx: ModuleType = multiprocessing
+) -> Any:
+    return ctx.Array(np.dtype(np.int32).char, n * space.max_length)
+
+
+@read_from_shared_memory.register(UnicodeText)
+def _read_unicode_text_memory(space: UnicodeText, shared_memory: Any, n: int = 1) -> SharedTexts:
+    return SharedTexts(shared_memory, n, space.max_length)
+
+
+@write_to_shared_memory.register(UnicodeText)
+def _write_unicode_text_memory(
+    space: UnicodeText, index: int, values: str, shared_memory: Any
+) -> None:
+    if len(values) > space.max_length:
+        raise ValueError(
+            f"a string of {len(values)} characters is longer than the space's {space.max_length}"
+        )
+    size = space.max_length
+    row = np.frombuffer(shared_memory.get_obj(), dtype=np.int32)[index * size : (index + 1) * size]
+    row[:] = 0
+    row[: len(values)] = np.fromiter(map(ord, values), dtype=np.int32, count=len(values)) + 1
+
+
+class SketchGymEnv(gymnasium.Env):
     """Gymnasium environment: the action is a sketch (or a reply holding one).
+
+    Named apart from the OpenEnv client (`sketch_env.server.client.SketchEnvClient`, which
+    OpenEnv's ``AutoEnv`` finds as ``sketch_env.client.SketchEnv``); its old name
+    ``SketchEnv`` still imports from here, with a `DeprecationWarning`.
 
     Args:
         render_mode: ``None`` or ``"rgb_array"`` (`render` returns the last picture).
@@ -189,12 +313,13 @@ class SketchEnv(gymnasium.Env):
         return self._obs(obs), info
 
     def step(
-        self, action: str | SketchAction
+        self, action: str | SketchAction | dict[str, Any]
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Renders and scores one sketch.
 
         Args:
-            action: The reply text, or a `SketchAction`.
+            action: The reply text (the action space), or what `SketchEnvironment.step`
+                also takes: a `SketchAction` or a dict of its fields.
 
         Returns:
             ``(observation, reward, terminated, truncated, info)``; ``info`` holds
@@ -203,8 +328,9 @@ class SketchEnv(gymnasium.Env):
 
         Raises:
             EpisodeError: Before ``reset`` or after the episode ended.
+            TypeError: If ``action`` is none of those.
         """
-        act = action if isinstance(action, SketchAction) else SketchAction(sketch=action)
+        act = as_action(action, "SketchGymEnv.step()")
         obs = self.core.step(act)
         rollout = self.core.last_rollout
         picture = rollout.image(self._size) if rollout is not None else None
@@ -271,3 +397,39 @@ class SketchEnv(gymnasium.Env):
         """Ends the session; the shared renderer stays open."""
         self.core.close()
         super().close()
+
+
+#: Names that moved: the old name -> the new one.
+_RENAMED = {"SketchEnv": "SketchGymEnv"}
+
+
+def renamed(module: str, name: str) -> Any:
+    """The object behind a renamed name, with a `DeprecationWarning` naming the new one.
+
+    ``SketchEnv`` was both this gymnasium env and OpenEnv's client alias; the env is
+    `SketchGymEnv` now, and ``SketchEnv`` means only the client, in `sketch_env.client`.
+
+    Args:
+        module: The module the old name was imported from (for the message).
+        name: The old name.
+
+    Returns:
+        What it names now.
+
+    Raises:
+        AttributeError: If ``name`` is not a renamed one.
+    """
+    new = _RENAMED.get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(
+        f"{module}.{name} was renamed {new} (the gymnasium env); import {new} from "
+        f"{__name__}. The OpenEnv client is sketch_env.server.client.SketchEnvClient",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return globals()[new]
+
+
+def __getattr__(name: str) -> Any:
+    return renamed(__name__, name)

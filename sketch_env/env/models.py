@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from sketch_env.scoring.reward import RewardBreakdown
 
 __all__ = [
+    "ACTION_RULE",
     "MAX_ACTION_CHARS",
     "MAX_IMAGE_B64_CHARS",
     "MAX_IMAGE_SIDE",
@@ -31,6 +32,7 @@ __all__ = [
     "SketchAction",
     "SketchObservation",
     "SketchState",
+    "as_action",
     "check_reward_policy",
 ]
 
@@ -91,6 +93,42 @@ class SketchAction(Action):
     include_image: bool | None = Field(default=None, description="return the PNG as base64")
 
 
+#: What every ``step()`` takes: the local `SketchEnvironment`, the gymnasium adapter and the
+#: remote `sketch_env.server.client.SketchEnvClient` alike (`as_action`).
+ACTION_RULE = "a SketchAction, the reply text (str) or a dict of SketchAction fields"
+
+
+def as_action(action: object, caller: str) -> SketchAction:
+    """The one rule for a step's action, shared by every front end that steps.
+
+    A dict is validated as the server validates a wire action (unknown or misspelt fields
+    refused), so a malformed one fails the same way locally and, in the client, before
+    anything is sent.
+
+    Args:
+        action: A `SketchAction`, the reply text, or a dict of `SketchAction` fields.
+        caller: The method named in the error, e.g. ``"SketchEnvClient.step()"``.
+
+    Returns:
+        The action.
+
+    Raises:
+        TypeError: For any other type (the message names `ACTION_RULE`).
+        pydantic.ValidationError: For a dict or text that is not a valid action.
+
+    Examples:
+        >>> as_action({"sketch": "x", "final": True}, "step()").final
+        True
+    """
+    if isinstance(action, SketchAction):
+        return action
+    if isinstance(action, str):
+        return SketchAction(sketch=action)
+    if isinstance(action, dict):
+        return SketchAction.model_validate(action)
+    raise TypeError(f"{caller} takes {ACTION_RULE}, got {type(action).__name__}")
+
+
 class RewardComponents(BaseModel):
     """Every component of one step's reward: the wire view of
     `sketch_env.scoring.reward.RewardBreakdown` (the environment fills it from the breakdown's
@@ -114,6 +152,9 @@ class RewardComponents(BaseModel):
         dark_mass: The dark-mass fraction.
         dark_mass_penalty: The penalty subtracted (>= 0).
         pairwise_prob: The mean win probability against the references.
+        guard_factor: The product of the guards' factors (1: no guard fired).
+        guards: Each guard's factor in ``[0, 1]`` (near_blank, flat_mass, noise, palette,
+            composition, marks, lettering).
         sketch_error: The sketch's own failure, if any.
         infra_error: The infrastructure failure, if any.
         contributions: Weighted terms that sum to the reward.
@@ -137,6 +178,8 @@ class RewardComponents(BaseModel):
     dark_mass: float | None = None
     dark_mass_penalty: float | None = None
     pairwise_prob: float | None = None
+    guard_factor: float | None = None
+    guards: dict[str, float] = Field(default_factory=dict)
     sketch_error: str | None = None
     infra_error: str | None = None
     contributions: dict[str, float] = Field(default_factory=dict)

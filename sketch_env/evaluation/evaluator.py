@@ -32,7 +32,8 @@ from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.result import Render
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
-from sketch_env.scoring.heuristic import dark_mass_fraction
+from sketch_env.scoring.guards import guard_factors
+from sketch_env.scoring.measures import MeasuredScorer, PictureMeasures, measure_picture
 from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine
 from sketch_env.scoring.spec import make_scorer
 
@@ -82,9 +83,13 @@ class _Pictured:
 
     image: Image.Image
     prompt: str
-    dark_mass: float = 0.0
+    measures: PictureMeasures | None = None
     score: Score | None = None
     error: str | None = None
+
+    @property
+    def dark_mass(self) -> float | None:
+        return self.measures.dark_mass if self.measures is not None else None
 
 
 class Evaluator:
@@ -296,9 +301,15 @@ class Evaluator:
                 score=item.score,
                 infra_error=item.error,
                 sample_seed=seed_list[i],
+                guards=self._guards(item),
             )
             for i, item in enumerate(pictured)
         ]
+
+    def _guards(self, item: _Pictured | None) -> dict[str, float] | None:
+        if item is None or item.measures is None:
+            return None
+        return guard_factors(item.measures, self.reward_config.guards)
 
     def _needs_score(self, render: Render, refusals: Sequence[GateIssue]) -> bool:
         """Whether the reward will use this render's score: refused, failed or blank renders
@@ -314,22 +325,26 @@ class Evaluator:
     async def _score(self, items: Sequence[_Pictured]) -> None:
         """Scores pictures in one batch, each failure kept to the picture it belongs to.
 
-        Dark mass is measured alongside (in threads). A scorer that fails on the batch is
-        asked again picture by picture, concurrently, so that one picture it cannot take (a
-        judge answering 400 to an oversized image, say) costs only that rollout; every
-        failure becomes that rollout's ``infra_error`` (reward ``None``), and is logged.
+        Each picture is measured once (`measure_picture`, in threads): its dark mass and guard
+        factors come from the measurements, and a `MeasuredScorer` scores from them too. A
+        scorer that fails on the batch is asked again picture by picture, concurrently, so that
+        one picture it cannot take (a judge answering 400 to an oversized image, say) costs
+        only that rollout; every failure becomes that rollout's ``infra_error`` (reward
+        ``None``), and is logged.
         """
         if not items:
             return
-        dark = await asyncio.gather(
-            *(asyncio.to_thread(dark_mass_fraction, item.image) for item in items)
+        # Text is read only where something uses it: the lettering guard or the scorer.
+        read_text = "lettering" in self.reward_config.guards or getattr(
+            self.scorer, "read_text", False
         )
-        for item, value in zip(items, dark, strict=True):
-            item.dark_mass = value
-        images = [item.image for item in items]
-        prompts = [item.prompt for item in items]
+        measured = await asyncio.gather(
+            *(asyncio.to_thread(measure_picture, item.image, read_text=read_text) for item in items)
+        )
+        for item, measures in zip(items, measured, strict=True):
+            item.measures = measures
         try:
-            scores = await self.scorer.score(images, prompts)
+            scores = await self._ask_scorer(items)
             if len(scores) != len(items):
                 raise ValueError(f"returned {len(scores)} scores for {len(items)} pictures")
         except Exception as exc:  # Any scorer failure is the environment's, never the policy's.
@@ -350,9 +365,17 @@ class Evaluator:
                 failed[0].error,
             )
 
+    async def _ask_scorer(self, items: Sequence[_Pictured]) -> list[Score]:
+        images = [item.image for item in items]
+        prompts = [item.prompt for item in items]
+        if isinstance(self.scorer, MeasuredScorer):
+            measures = [item.measures for item in items if item.measures is not None]
+            return await self.scorer.score_measured(images, measures, prompts)
+        return await self.scorer.score(images, prompts)
+
     async def _score_one(self, item: _Pictured) -> None:
         try:
-            (item.score,) = await self.scorer.score([item.image], [item.prompt])
+            (item.score,) = await self._ask_scorer([item])
         except Exception as exc:  # As in _score: kept to this picture.
             item.error = self._failure(exc)
 
@@ -388,8 +411,7 @@ class Evaluator:
         seed_list = seed_list_of(seeds, len(replies))
         verdicts, renders, refusals = await self._gate_and_render(replies, seed_list)
         return [
-            Preview(verdicts[i], renders.get(i), refusals.get(i, ()))
-            for i in range(len(replies))
+            Preview(verdicts[i], renders.get(i), refusals.get(i, ())) for i in range(len(replies))
         ]
 
     async def _gate_and_render(
@@ -454,6 +476,7 @@ class Evaluator:
                 infra_error=infra,
                 sample_seed=seed_list[i],
                 runtime=refusals.get(i, ()),
+                guards=self._guards(item),
             )
             rollouts.append(
                 Rollout(

@@ -9,15 +9,22 @@ A *run folder* holds evaluated rollouts as files a person can open and a program
 - ``sketches/<n>-<id>.js``: the sketch that ran (what the gate took out of the reply).
 
 ``sketch-env rollout`` writes one run folder (`sketch_env.rollout`); training-time artifacts
-(`sketch_env.trl.ArtifactConfig`) write one per logged step, ``step-NNNNNN/``, inside a folder
-of their own. Both go through this module, and so do the galleries and the tools that read
-results back (``sketch-env gallery``, ``sketch-env pool calibrate --from-results``).
+(`sketch_env.trl.ArtifactConfig`) write one per logged step, ``step-NNNNNN/``, inside the
+folder of their *training run*: ``ARTIFACTS/run-YYYYmmdd-HHMMSS-xxxx/step-NNNNNN/``. Each
+training run has a folder of its own, so two runs pointed at the same artifacts directory
+never share a step folder or a group number (``sketch-env gallery ARTIFACTS`` shows them
+apart). An artifacts directory written before training runs had folders holds its step folders
+directly; `load_steps` on it reads them as one run. Everything goes through this module, and
+so do the galleries and the tools that read results back (``sketch-env gallery``,
+``sketch-env export``, ``sketch-env pool calibrate --from-results``).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import re
+import secrets
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -29,10 +36,15 @@ __all__ = [
     "RESULTS_FILE",
     "SKETCHES_DIR",
     "STEP_DIR_PREFIX",
+    "TRAINING_RUN_PREFIX",
     "append_records",
+    "check_run_name",
     "file_slug",
+    "list_runs",
     "load_records",
+    "load_runs",
     "load_steps",
+    "new_run_name",
     "prepare_run_folder",
     "step_dir_name",
     "write_rollout",
@@ -46,6 +58,12 @@ IMAGES_DIR = "images"
 SKETCHES_DIR = "sketches"
 #: Training-time artifacts keep one run folder per logged step: ``step-000012``.
 STEP_DIR_PREFIX = "step-"
+#: The folder of one training run inside an artifacts directory, when it names itself:
+#: ``run-20261202-051500-3f9a`` (start time, then four random hex digits, so two runs that
+#: start in the same second, in one process or two, still get folders of their own).
+TRAINING_RUN_PREFIX = "run-"
+_RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+_STEP_NAME = re.compile(rf"{STEP_DIR_PREFIX}(\d+)")
 
 
 def file_slug(text: str, limit: int = 48) -> str:
@@ -177,20 +195,94 @@ def step_dir_name(step: int) -> str:
 
 
 def load_steps(directory: str | Path) -> dict[int, list[dict[str, Any]]]:
-    """Reads every step folder of an artifacts directory.
+    """Reads every step folder of one training run (or of an artifacts directory written
+    before runs had folders of their own).
 
     A line that is not complete JSON (a step being written while this reads) is skipped.
 
     Args:
-        directory: The artifacts directory (the one holding ``step-NNNNNN/``).
+        directory: The folder holding ``step-NNNNNN/``.
 
     Returns:
         Step -> its records, in step order.
     """
     steps: dict[int, list[dict[str, Any]]] = {}
     for folder in Path(directory).glob(f"{STEP_DIR_PREFIX}*"):
-        match = re.fullmatch(rf"{STEP_DIR_PREFIX}(\d+)", folder.name)
+        match = _STEP_NAME.fullmatch(folder.name)
         if match is None or not (folder / RESULTS_FILE).is_file():
             continue
         steps[int(match.group(1))] = load_records(folder, skip_partial=True)
     return dict(sorted(steps.items()))
+
+
+def new_run_name(now: _dt.datetime | None = None) -> str:
+    """A fresh training-run folder name: ``run-YYYYmmdd-HHMMSS-xxxx``.
+
+    Args:
+        now: The start time; the current local time when ``None``.
+
+    Returns:
+        The name (sorting by name sorts by start time).
+    """
+    stamp = (now or _dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
+    return f"{TRAINING_RUN_PREFIX}{stamp}-{secrets.token_hex(2)}"
+
+
+def check_run_name(name: str) -> str:
+    """Checks that ``name`` can be a training run's folder inside an artifacts directory.
+
+    Args:
+        name: The run name.
+
+    Returns:
+        The name.
+
+    Raises:
+        ValueError: Unless it is 1-128 letters, digits, ``.``, ``_`` or ``-``, not starting
+            with a dot or a dash, and not a step folder's name.
+    """
+    if not isinstance(name, str) or not _RUN_NAME.fullmatch(name) or _STEP_NAME.fullmatch(name):
+        raise ValueError(
+            f"a run name is a folder name (letters, digits, '.', '_', '-'; not step-NNNNNN), "
+            f"got {name!r}"
+        )
+    return name
+
+
+def _has_steps(folder: Path) -> bool:
+    return any(
+        _STEP_NAME.fullmatch(step.name) and (step / RESULTS_FILE).is_file()
+        for step in folder.glob(f"{STEP_DIR_PREFIX}*")
+    )
+
+
+def list_runs(directory: str | Path) -> list[str]:
+    """The training runs of an artifacts directory: its subfolders that hold step folders.
+
+    Args:
+        directory: The artifacts directory (`sketch_env.trl.ArtifactConfig.directory`).
+
+    Returns:
+        Their names, sorted (named runs sort by start time).
+    """
+    root = Path(directory)
+    if not root.is_dir():
+        return []
+    return sorted(
+        folder.name
+        for folder in root.iterdir()
+        if folder.is_dir() and not _STEP_NAME.fullmatch(folder.name) and _has_steps(folder)
+    )
+
+
+def load_runs(directory: str | Path) -> dict[str, dict[int, list[dict[str, Any]]]]:
+    """Reads every training run of an artifacts directory.
+
+    Args:
+        directory: The artifacts directory.
+
+    Returns:
+        Run name -> step -> records (`load_steps` of each run folder), runs sorted by name.
+    """
+    root = Path(directory)
+    return {name: load_steps(root / name) for name in list_runs(root)}

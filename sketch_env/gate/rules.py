@@ -36,7 +36,7 @@ from sketch_env.catalog.vocabulary import (
 )
 from sketch_env.gate.brush_api import brush_version, known_brush_members
 from sketch_env.gate.p5_api import p5_global_names
-from sketch_env.gate.scopes import collect_scopes
+from sketch_env.gate.scopes import FUNCTION_TYPES, collect_scopes
 from sketch_env.gate.syntax import LineIndex, name_of, node_text, string_value, unescape_js
 from sketch_env.gate.verdict import GateConfig, GateIssue
 
@@ -51,6 +51,11 @@ _SUSPICIOUS_STRINGS.update(ANY_OBJECT_PROPERTIES)
 _SUSPICIOUS_STRINGS.update(dict.fromkeys(ANY_OBJECT_NAMES, "asset_load"))
 _SUSPICIOUS_STRINGS["prototype"] = "builtin_override"
 _CONCAT_PARENTS = frozenset({"binary_expression", "template_substitution"})
+#: Functions that bind their own ``this`` (an arrow function uses its parent's).
+FUNCTION_SCOPES = FUNCTION_TYPES - {"arrow_function"}
+#: Escape names that are also ordinary member names (``d3.select``, ``slider.Range``): refused
+#: as globals only.
+_GENERIC_ESCAPE_NAMES = frozenset({"select", "selectAll", "Range"})
 
 
 class Issues:
@@ -253,11 +258,21 @@ class Checker:
         return obj, fold_string(index) if index is not None else None
 
     def _this_is_global(self, node: tree_sitter.Node) -> bool:
-        """Whether ``this`` here may be ``window``: outside classes and object methods it is
-        (p5 calls ``setup`` and ``draw`` on ``window``, and top-level ``this`` is ``window``)."""
+        """Whether ``this`` here is read like ``window`` (``this.rect`` as ``window.rect``):
+        everywhere but in a class's own methods and fields, whose ``this.line`` is ordinarily a
+        field. An object literal's methods are no exception: a detached one (``const w =
+        o.g; w()``) gets the global object as ``this``.
+
+        Wherever ``this`` is, it may be the global object: p5 calls ``setup`` and ``draw`` on
+        ``window``, and timers and window listeners hand it over as ``this``, to class methods
+        and strict code too (measured). So ``this`` as a value and computed names on it are
+        refused everywhere (`_this`, `_member`), and so are escape names (``this.fetch``)."""
         parent = node.parent
         while parent is not None:
-            if parent.type in ("class_body", "method_definition"):
+            if parent.type in FUNCTION_SCOPES:
+                # The nearest function that binds `this` decides (arrows take their parent's).
+                return not (parent.type == "method_definition" and _in_class_body(parent))
+            if parent.type in ("class_body", "field_definition"):
                 return False
             parent = parent.parent
         return True
@@ -322,7 +337,7 @@ class Checker:
         obj, prop = self._property(node)
         global_obj = self._is_global_object(obj)
         if prop is None:
-            if global_obj:
+            if global_obj or _is_this(obj):
                 what = f"`{node_text(node)[:40]}`"
                 self._escape("dynamic_access", "computed", node, f"computed access {what}")
             return
@@ -338,8 +353,24 @@ class Checker:
             self._escape("storage", "cookie", node, display)
             return
         code = _ESCAPE_CODE.get(prop)
-        if code is not None and (global_obj or prop in ANY_OBJECT_NAMES):
+        if code is not None and (
+            global_obj
+            or prop in ANY_OBJECT_NAMES
+            # The global object may be held under any name (a `this`, an event's path), so a
+            # name that only the global object has is refused on anything not the sketch's own.
+            or (prop not in _GENERIC_ESCAPE_NAMES and not self._is_plain_object(obj))
+        ):
             self._escape(code, prop, node, display)
+            return
+        if prop.startswith("__") or (
+            prop.startswith("_")
+            and prop not in RAW_GRAPHICS_PROPERTIES
+            and not _is_this(obj)
+            and not self._is_plain_object(obj)
+        ):
+            # p5's private members hand out its whole API (`renderer._pInst` is the p5 instance,
+            # `_renderer` its raw context), the page's its machinery (`__playwright__binding__`).
+            self._escape("dynamic_access", "_", node, f"{display} (a private member)")
             return
         if global_obj:
             if prop == "open":
@@ -432,8 +463,8 @@ class Checker:
             self._escape("dom_escape", "open", node, "`open(...)`")
         elif name == "createElement":
             self._element(node, args)
-        elif name == "addEventListener":
-            self._listener(node, args)
+        elif name in ("addEventListener", "dispatchEvent"):
+            self._window_event(node, name, args)
         elif name == "createCanvas":
             self.canvas_calls.append(node)
             if self._webgl_argument(args):
@@ -470,6 +501,22 @@ class Checker:
         if root.type == "identifier":
             return root.id not in self.bindings and self.is_global(name_of(root))
         return root.type != "this" or self._this_is_global(root)
+
+    def _window_event(
+        self, node: tree_sitter.Node, name: str, args: list[tree_sitter.Node]
+    ) -> None:
+        """A listener on (or an event sent to) the global object itself: its ``event.target``
+        and ``currentTarget`` are the global object."""
+        event = fold_string(args[0]) if args and name == "addEventListener" else None
+        if event in ERROR_EVENTS:
+            self._listener(node, args)
+            return
+        self._escape(
+            "dom_escape",
+            name,
+            node,
+            f"`{name}(...)` on the window (its events hand the window to the listener)",
+        )
 
     def _listener(self, node: tree_sitter.Node, args: list[tree_sitter.Node]) -> None:
         event = fold_string(args[0]) if args else None
@@ -511,11 +558,17 @@ class Checker:
                 self.brush_calls += 1
 
     def _this(self, node: tree_sitter.Node) -> None:
-        if _is_member_object(node) or not self._this_is_global(node):
+        if _is_member_object(node):
             return
-        # Outside classes `this` may be the global object (top level, `setup`, a sloppy-mode
-        # function called bare): passed on or aliased, it would reach any global unread.
-        self._escape("dynamic_access", "this", node, "`this` used as a value outside a class")
+        # `this` may be the global object anywhere (`_this_is_global`): passed on, returned or
+        # aliased, it would reach any global unread.
+        self._escape(
+            "dynamic_access",
+            "this",
+            node,
+            "`this` used as a value (only `this.name` is allowed: p5 callbacks, timers and "
+            "detached methods get the global object as `this`)",
+        )
 
     def _assignment(self, node: tree_sitter.Node) -> None:
         left = node.child_by_field_name("left")
@@ -534,6 +587,8 @@ class Checker:
                 self._escape("asset_load", prop, node, f"assigning `.{prop}` (it loads a resource)")
             elif prop in ERROR_HANDLER_PROPERTIES:
                 return  # reported by the member rule
+            elif prop is not None and _is_window_handler(prop) and self._is_global_object(obj):
+                self._window_handler(node, prop)
             elif self._overrides_builtin(left):
                 what = f"assigning `{node_text(left)[:40]}`"
                 self._escape("builtin_override", "assign", node, what)
@@ -544,6 +599,16 @@ class Checker:
                 self.setup_ok = True
             elif name in PROTECTED_GLOBALS or name in _ESCAPE_CODE:
                 self._escape("builtin_override", "assign", node, f"assigning `{name}`")
+            elif _is_window_handler(name):
+                self._window_handler(node, name)
+
+    def _window_handler(self, node: tree_sitter.Node, name: str) -> None:
+        self._escape(
+            "dom_escape",
+            name,
+            node,
+            f"assigning the window's `{name}` handler (its events hand the window to it)",
+        )
 
     def _overrides_builtin(self, left: tree_sitter.Node) -> bool:
         """Whether assigning ``left`` changes a built-in, a prototype or a library."""
@@ -841,3 +906,19 @@ def _declared_functions_and_objects(root: tree_sitter.Node) -> tuple[set[str], s
             if value is not None and value.type in ("arrow_function", "function_expression"):
                 functions.add(text)
     return functions, {n for n in objects if declared[n] == 1}
+
+
+def _is_this(node: tree_sitter.Node | None) -> bool:
+    while node is not None and node.type == "parenthesized_expression":
+        node = node.named_children[0] if node.named_children else None
+    return node is not None and node.type == "this"
+
+
+def _in_class_body(method: tree_sitter.Node) -> bool:
+    return method.parent is not None and method.parent.type == "class_body"
+
+
+def _is_window_handler(name: str) -> bool:
+    """Whether assigning ``name`` on the global object installs an event handler there
+    (``onmessage``, ``onclick``); the error handlers have their own rule."""
+    return name.startswith("on") and name.islower() and name not in ERROR_HANDLER_PROPERTIES

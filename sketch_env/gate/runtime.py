@@ -6,9 +6,10 @@ where the sketch cannot tamper (the harness's accounting, read through the secre
 channel), which drawing APIs the sketch actually used and what size its picture is
 (`sketch_env.render.Render.api_calls`, ``width``/``height``). `runtime_check` holds that
 measurement to the same contract as the static gate, with switches in the same `GateConfig`
-(``require_brush_paint``, ``runtime_forbid_primitives``, ``runtime_forbid_raw_graphics``,
-``canvas_size``) and refusals in the same `GateIssue` form, so the reward receives one list of
-refusals and never re-derives them. A refused render is not scored at all.
+(``require_brush_paint``: a drawing call *and* paint p5.brush itself put on the canvas;
+``runtime_forbid_primitives``, ``runtime_forbid_raw_graphics``, ``canvas_size``) and refusals
+in the same `GateIssue` form, so the reward receives one list of refusals and never re-derives
+them. A refused render is not scored at all.
 """
 
 from __future__ import annotations
@@ -16,7 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sketch_env.gate.verdict import GateConfig, GateIssue
-from sketch_env.render.api_calls import brush_draw_calls, primitive_calls, raw_graphics_calls
+from sketch_env.render.api_calls import (
+    brush_draw_calls,
+    brush_paint,
+    primitive_calls,
+    raw_graphics_calls,
+)
 from sketch_env.render.result import Render, RenderStatus
 
 __all__ = ["USE_BRUSH", "runtime_check"]
@@ -49,7 +55,8 @@ def runtime_check(render: Render, config: GateConfig | None = None) -> tuple[Gat
 
     Examples:
         >>> from sketch_env.render import Render, RenderStatus
-        >>> ok = Render(RenderStatus.OK, api_calls={"brush.line": 3}, width=600, height=600)
+        >>> painted = {"brush.line": 3, "brush:paint": 3}
+        >>> ok = Render(RenderStatus.OK, api_calls=painted, width=600, height=600)
         >>> runtime_check(ok)
         ()
         >>> bad = Render(RenderStatus.OK, api_calls={"ellipse": 4}, width=64, height=64)
@@ -99,12 +106,23 @@ def runtime_check(render: Render, config: GateConfig | None = None) -> tuple[Gat
                 f"the sketch used raw graphics ({_named(raw)}); " + USE_BRUSH,
             )
         )
-    if config.require_brush_paint and finished and brush_draw_calls(calls) == 0:
-        found.append(
-            GateIssue(
-                "runtime_no_brush_paint",
-                "the sketch made no p5.brush drawing call (setters such as brush.set, "
-                "brush.fill or brush.noStroke paint nothing); " + USE_BRUSH,
+    if config.require_brush_paint and finished:
+        if brush_draw_calls(calls) == 0:
+            found.append(
+                GateIssue(
+                    "runtime_no_brush_paint",
+                    "the sketch made no p5.brush drawing call (setters such as brush.set, "
+                    "brush.fill or brush.noStroke paint nothing); " + USE_BRUSH,
+                )
             )
-        )
+        elif brush_paint(calls) == 0:
+            # Measured by the harness on the draws p5.brush itself made onto the canvas: a
+            # drawing call that leaves no mark (a zero-length stroke) is no paint.
+            found.append(
+                GateIssue(
+                    "runtime_no_brush_paint",
+                    "no p5.brush mark reached the canvas (a zero-length stroke or a shape "
+                    "without size paints nothing); " + USE_BRUSH,
+                )
+            )
     return tuple(found)

@@ -148,8 +148,9 @@ class GateConfig(JsonConfig):
             (``map``, ``hex``, ``random``...): p5's global mode then stops with "Cannot
             redefine property" before ``setup`` runs.
         require_brush_paint: At run time (`sketch_env.gate.runtime_check`): a render that
-            finished (``ok``/``frame_capped``) without one p5.brush drawing call, as measured
-            by the renderer, is refused.
+            finished (``ok``/``frame_capped``) without one p5.brush drawing call, or in which
+            p5.brush never put paint on the canvas (a zero-length stroke is a drawing call that
+            leaves no mark), as measured by the renderer, is refused.
         runtime_forbid_primitives: At run time: a render in which the sketch called plain p5
             drawing functions (``ellipse``, ``rect``, ``text``, ``vertex``…, however aliased)
             is refused.

@@ -87,6 +87,14 @@ _FRAME_HTML = b"""<!doctype html>
 </head><body></body></html>
 """
 _ATTACH_JS = b"window.__sketchenv.attach();\n"
+#: The policy of every frame's document (and of any frame a sketch makes in it, which inherits
+#: it). Scripts come only from the frame's own origin, where routing serves the libraries, the
+#: harness and the sketch: no eval, no ``Function``, no string timers, no inline or
+#: ``javascript:`` code, so no code can exist that the harness did not see loaded (and a
+#: ``//# sourceURL`` cannot relabel any). Neither p5 nor p5.brush needs eval to paint (p5 builds
+#: a ``Function`` only for its shader "strands", which the reward refuses anyway). No workers:
+#: their ``Math.random`` and clocks are outside the harness's reach.
+FRAME_CSP = "script-src 'self'; worker-src 'none'; object-src 'none'; base-uri 'none'"
 
 #: A host holds one frame at a time: the next render's frame is made after the previous one is
 #: removed (frames share the host's main thread; see `sketch_env.render.frames`). It fills the
@@ -274,6 +282,10 @@ class HostPage:
                     ),
                     service_workers="block",
                     accept_downloads=False,
+                    # The virtual clock's dates are UTC, and a date's local fields and
+                    # strings must not change with the machine (docs/rendering.md).
+                    timezone_id="UTC",
+                    locale="en-US",
                 )
         except (TimeoutError, PlaywrightError) as exc:
             raise BrowserFailure(f"could not open a browser context: {exc}") from exc
@@ -438,7 +450,8 @@ class HostPage:
                     # Each frame's document is served once; a sketch reloading or navigating
                     # its frame gets 204 and keeps its document.
                     self._expected.discard(hostname)
-                    await route.fulfill(status=200, body=_FRAME_HTML, headers=html)
+                    headers = {**html, "content-security-policy": FRAME_CSP}
+                    await route.fulfill(status=200, body=_FRAME_HTML, headers=headers)
                 else:
                     await route.fulfill(status=204)
             elif hostname == DOMAIN and path == REPORT_PATH:

@@ -27,13 +27,14 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from sketch_env.render.api_calls import harness_table
+from sketch_env.render.api_calls import attributed_names, harness_table
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.host import (
@@ -43,6 +44,7 @@ from sketch_env.render.host import (
     HostPage,
     SketchFrame,
 )
+from sketch_env.render.provenance import harness_provenance
 from sketch_env.render.readback import MAX_ERROR_CHARS, MAX_ERRORS, HarnessReport
 from sketch_env.render.result import Render, RenderStatus
 
@@ -54,6 +56,43 @@ MIN_PAINT_FOR_UNFINISHED = 0.0005
 
 #: Libraries load under this fixed seed; ``run(seed)`` reseeds before the sketch runs.
 LIBRARY_SEED = 0x5EED
+
+#: The virtual clock (docs/rendering.md, "Determinism"): dates count from this instant
+#: (2026-01-01T00:00:00Z), ``performance.now()`` from ``CLOCK_START_MS`` when the sketch is
+#: started, and every read of any clock moves it on by ``CLOCK_READ_STEP_MS`` (1 us: a sketch
+#: that waits for ``millis() > 1000`` in a loop gets there after a million reads, 1.0 s measured
+#: on a busy 2-core machine; one that waits for ever still meets the deadline).
+CLOCK_EPOCH_MS = 1_767_225_600_000
+CLOCK_START_MS = 0.0
+CLOCK_READ_STEP_MS = 0.001
+#: The fields of the legacy ``performance.timing`` record (all the epoch).
+_TIMING_FIELDS = (
+    "navigationStart",
+    "unloadEventStart",
+    "unloadEventEnd",
+    "redirectStart",
+    "redirectEnd",
+    "fetchStart",
+    "domainLookupStart",
+    "domainLookupEnd",
+    "connectStart",
+    "connectEnd",
+    "secureConnectionStart",
+    "requestStart",
+    "responseStart",
+    "responseEnd",
+    "domLoading",
+    "domInteractive",
+    "domContentLoadedEventStart",
+    "domContentLoadedEventEnd",
+    "domComplete",
+    "loadEventStart",
+    "loadEventEnd",
+)
+
+#: ``Error.stackTraceLimit`` in every frame, locked by the harness (it attributes calls from
+#: stack frames, docs/rendering.md "Run-time accounting").
+STACK_LIMIT = 32
 
 
 @cache
@@ -83,8 +122,37 @@ def harness_script(config: RenderConfig, binding: str) -> str:
         "sketchUrl": SKETCH_PATH,
         "binding": binding,
         "api": harness_table(),
+        "provenance": harness_provenance(attributed_names()),
+        "stackLimit": STACK_LIMIT,
+        "clock": clock_config(config),
     }
     return _harness_template().replace("__CONFIG__", json.dumps(values))
+
+
+def clock_config(config: RenderConfig) -> dict[str, Any]:
+    """The virtual clock every frame's clocks read (docs/rendering.md, "Determinism").
+
+    Args:
+        config: The renderer's limits (the heap cap is what ``performance.memory`` reports).
+
+    Returns:
+        The ``clock`` entry of the harness's configuration.
+    """
+    epoch = datetime.fromtimestamp(CLOCK_EPOCH_MS / 1000, tz=UTC)
+    heap = config.js_heap_mb * 1024 * 1024
+    return {
+        "epochMs": CLOCK_EPOCH_MS,
+        "startMs": CLOCK_START_MS,
+        "readStepMs": CLOCK_READ_STEP_MS,
+        "frameMs": 1000 / 60,
+        "timingFields": list(_TIMING_FIELDS),
+        "memory": {
+            "jsHeapSizeLimit": heap,
+            "totalJSHeapSize": heap // 8,
+            "usedJSHeapSize": heap // 16,
+        },
+        "lastModified": epoch.strftime("%m/%d/%Y %H:%M:%S"),
+    }
 
 
 def encode_source(source: str | bytes) -> bytes:

@@ -12,7 +12,12 @@ import numpy as np
 from PIL import Image
 
 from sketch_env.catalog.vocabulary import CANVAS_SIZE
-from sketch_env.render.api_calls import brush_draw_calls, primitive_calls, raw_graphics_calls
+from sketch_env.render.api_calls import (
+    brush_draw_calls,
+    brush_paint,
+    primitive_calls,
+    raw_graphics_calls,
+)
 from sketch_env.render.coverage import to_rgb_array
 
 
@@ -167,6 +172,12 @@ class Render:
         return brush_draw_calls(self.api_calls or {})
 
     @property
+    def brush_paint(self) -> int:
+        """Draws p5.brush itself made onto the canvas (0: no brush mark reached it, however
+        many drawing calls were made)."""
+        return brush_paint(self.api_calls or {})
+
+    @property
     def primitive_calls(self) -> dict[str, int]:
         """Plain p5 drawing functions the sketch called (``ellipse``, ``text``…), with counts."""
         return primitive_calls(self.api_calls or {})
@@ -246,6 +257,7 @@ class Render:
             "blocked_requests": list(self.blocked_requests),
             "api_calls": dict(self.api_calls) if self.api_calls is not None else None,
             "brush_draw_calls": self.brush_draw_calls,
+            "brush_paint": self.brush_paint,
             "has_png": self.png is not None,
         }
 

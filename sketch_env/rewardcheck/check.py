@@ -17,7 +17,10 @@ reward's configuration (weights, penalties, calibration) is part of what is meas
 from __future__ import annotations
 
 import json
+import math
 import random
+import re
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -145,6 +148,61 @@ class RewardCheckReport:
         """The pairs the reward got wrong or tied."""
         return [p for p in self.pairs if p.outcome < 1.0]
 
+    def seed_spread(self) -> dict[str, Any] | None:
+        """How much each reference's reward moves with the render seed alone.
+
+        p5.brush's textures (watercolour above all) depend on the seed, so the same sketch
+        earns different rewards at different seeds. Per reference: its rewards in seed order,
+        their mean, population standard deviation and range. Pooled: the mean of those
+        standard deviations, the root mean square of them (``within_std``), the largest range,
+        the standard deviation of the references' means (``between_std``: how far apart
+        different paintings are) and ``within_std / between_std``. An infrastructure failure's
+        ``None`` is left out.
+
+        Returns:
+            The spread, or ``None`` with fewer than two seeds (nothing to compare).
+        """
+        if len(self.seeds) < 2:
+            return None
+        rewards: dict[str, list[float]] = {}
+        for entry in self.entries:
+            # One entry per reference and seed ("REF/sSEED"); the mean entry ("REF") is not.
+            match = re.fullmatch(r"(.+)/s(\d+)", entry.id)
+            if entry.kind == "reference" and entry.reward is not None and match:
+                rewards.setdefault(match.group(1), []).append(entry.reward)
+        measured = {ref: values for ref, values in rewards.items() if len(values) >= 2}
+        if not measured:
+            return None
+        per_reference: dict[str, dict[str, Any]] = {
+            ref: {
+                "rewards": values,
+                "mean": statistics.fmean(values),
+                "std": statistics.pstdev(values),
+                "min": min(values),
+                "max": max(values),
+                "range": max(values) - min(values),
+            }
+            for ref, values in measured.items()
+        }
+        stds = [statistics.pstdev(values) for values in measured.values()]
+        within = math.sqrt(statistics.fmean(s * s for s in stds))
+        means = [statistics.fmean(values) for values in measured.values()]
+        between = statistics.pstdev(means) if len(means) >= 2 else None
+        widest = max(measured, key=lambda ref: max(measured[ref]) - min(measured[ref]))
+        return {
+            "seeds": list(self.seeds),
+            "references": per_reference,
+            "pooled": {
+                "references": len(per_reference),
+                "mean_std": statistics.fmean(stds),
+                "within_std": within,
+                "max_range": per_reference[widest]["range"],
+                "widest": widest,
+                "between_std": between,
+                "within_over_between": within / between if between else None,
+            },
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
         return {
@@ -156,6 +214,7 @@ class RewardCheckReport:
             "seconds": round(self.seconds, 1),
             "summary": {kind: self.accuracy(kind) for kind in ("tier", "degradation", "hack")},
             "hack_win_rates": self.hack_win_rates(),
+            "seed_spread": self.seed_spread(),
             "families": {
                 name: {**asdict(f), "accuracy": f.accuracy, "win_rate": f.win_rate}
                 for name, f in self.families.items()

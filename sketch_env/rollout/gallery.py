@@ -10,12 +10,16 @@ also get a strip each above the table: the episode's renders in turn order, each
 reward, and the improvement from the first render to the last. Everything shown is escaped:
 prompts and errors come from models and sketches.
 
-`write_steps_gallery` does the same for an artifacts directory written during training
+`write_steps_gallery` does the same for one training run's folder written during training
 (`sketch_env.trl.ArtifactConfig`): one ``step-NNNNNN`` folder per logged step, each a run folder
 of its own (``results.jsonl``, ``images/``, ``sketches/``, and its table page from
-`write_gallery`). The top ``index.html`` picks a step (menu, buttons, arrow keys or
+`write_gallery`). Its ``index.html`` picks a step (menu, buttons, arrow keys or
 ``#step-N`` in the address) and shows its groups side by side: the completions of one prompt
 in a row of pictures, each with its reward, status, coverage, dark mass, render and queue time.
+
+`write_runs_gallery` does it for an artifacts directory, which holds one folder per training
+run: each run gets its steps page, and the directory's ``index.html`` lists the runs apart
+(latest first) to choose one, so two runs into one directory are never shown as one.
 """
 
 from __future__ import annotations
@@ -32,12 +36,20 @@ from typing import Any
 from urllib.parse import quote
 
 from sketch_env.evaluation.rollout import RolloutStatus
-from sketch_env.evaluation.runs import STEP_DIR_PREFIX, load_steps, step_dir_name
+from sketch_env.evaluation.runs import (
+    RESULTS_FILE,
+    STEP_DIR_PREFIX,
+    load_runs,
+    load_steps,
+    step_dir_name,
+)
 
 __all__ = [
     "render_gallery",
+    "render_runs_gallery",
     "render_steps_gallery",
     "write_gallery",
+    "write_runs_gallery",
     "write_steps_gallery",
 ]
 
@@ -347,7 +359,7 @@ def _episodes(records: Sequence[Mapping[str, Any]]) -> str:
         cells = [
             f'<div class="turn">{_picture(r, _status_of(r))}'
             f"<div>turn {_esc(r.get('turn'))}: reward "
-            f'{_fmt(r.get("reward"))}</div>{_badge(_status_of(r))}</div>'
+            f"{_fmt(r.get('reward'))}</div>{_badge(_status_of(r))}</div>"
             for r in turns
         ]
         revision = turns[-1].get("revision") or {}
@@ -550,6 +562,7 @@ def render_steps_gallery(
     steps: Mapping[int, Sequence[Mapping[str, Any]]],
     title: str | None = None,
     info: Mapping[str, Any] | None = None,
+    up: str | None = None,
 ) -> str:
     """Builds the page across training steps.
 
@@ -558,6 +571,7 @@ def render_steps_gallery(
             relative to the step folder.
         title: The page title.
         info: Run facts shown under the title.
+        up: A relative link to the page listing every run, if there is one.
 
     Returns:
         The HTML text.
@@ -583,20 +597,27 @@ def render_steps_gallery(
   <select id="step">{"".join(options)}</select>
   <button id="next" title="next step (right arrow)">&rarr;</button>
   <a id="table-link" href="#">this step as a sortable table</a>
+  {f'<a id="runs-link" href="{_esc(quote(up))}">all runs</a>' if up else ""}
 </nav>
 {sections}"""
     return _page(title, facts, content, _STEPS_JS, _STEPS_CSS)
 
 
 def write_steps_gallery(
-    directory: str | Path, title: str | None = None, info: Mapping[str, Any] | None = None
+    directory: str | Path,
+    title: str | None = None,
+    info: Mapping[str, Any] | None = None,
+    up: str | None = None,
 ) -> Path:
     """Writes ``index.html`` across steps, and each step's own table page.
 
     Args:
-        directory: The artifacts directory (see `sketch_env.trl.ArtifactConfig`).
+        directory: One training run's folder (``ARTIFACTS/RUN``, see
+            `sketch_env.trl.ArtifactConfig`), or an artifacts directory written before runs
+            had folders of their own.
         title: The page title.
         info: Run facts shown under the title.
+        up: A link (relative to ``directory``) to the page listing every run.
 
     Returns:
         The path of the top ``index.html``.
@@ -615,5 +636,113 @@ def write_steps_gallery(
         heading = f"{title}: step {step}" if title else f"Step {step}"
         write_gallery(directory / step_dir_name(step), records, title=heading)
     path = directory / "index.html"
-    path.write_text(render_steps_gallery(steps, title=title, info=info), encoding="utf-8")
+    page = render_steps_gallery(steps, title=title, info=info, up=up)
+    path.write_text(page, encoding="utf-8")
     return path
+
+
+# ---------------------------------------------------------------------------- across runs
+
+_RUNS_CSS = """
+.runs { padding: 8px 24px 24px; }
+.runs td a { font-family: ui-monospace, monospace; }
+.latest { color: var(--ok); font-size: 12px; margin-left: 6px; }
+"""
+
+
+def _updated(folder: Path) -> float:
+    """When a run last wrote: the newest ``results.jsonl`` of its steps (0 if none)."""
+    times = [p.stat().st_mtime for p in folder.glob(f"{STEP_DIR_PREFIX}*/{RESULTS_FILE}")]
+    return max(times, default=0.0)
+
+
+def render_runs_gallery(
+    runs: Mapping[str, Mapping[int, Sequence[Mapping[str, Any]]]],
+    updated: Mapping[str, float] | None = None,
+    title: str | None = None,
+) -> str:
+    """Builds the page that lists an artifacts directory's training runs, to choose one.
+
+    Args:
+        runs: Run name -> step -> records (`sketch_env.evaluation.runs.load_runs`).
+        updated: Run name -> when it last wrote (seconds since the epoch); the runs are
+            listed latest first, and in name order without it.
+        title: The page title.
+
+    Returns:
+        The HTML text: one row per run, linked to its own page (``RUN/index.html``).
+    """
+    when = dict(updated or {})
+    order = sorted(runs, key=lambda name: (-when.get(name, 0.0), name))
+    rows = []
+    for position, name in enumerate(order):
+        steps = runs[name]
+        last = max(steps) if steps else None
+        rewards = [
+            v
+            for r in (steps[last] if last is not None else ())
+            if (v := _num(r.get("reward"))) is not None
+        ]
+        stamp = (
+            _dt.datetime.fromtimestamp(when[name]).strftime("%Y-%m-%d %H:%M")
+            if when.get(name)
+            else "&ndash;"
+        )
+        latest = '<span class="latest">latest</span>' if position == 0 and when else ""
+        rows.append(
+            f'<tr data-run="{_esc(name)}">'
+            f'<td><a href="{_esc(quote(name))}/index.html">{_esc(name)}</a>{latest}</td>'
+            f'<td class="num">{len(steps)}</td>'
+            f'<td class="num">{_esc(min(steps) if steps else "")}&ndash;{_esc(last)}</td>'
+            f'<td class="num">{sum(len(r) for r in steps.values())}</td>'
+            f'<td class="num">{_fmt(statistics.fmean(rewards)) if rewards else "&ndash;"}</td>'
+            f'<td class="num">{stamp}</td></tr>'
+        )
+    content = f"""<section class="runs">
+<p>Each training run wrote into a folder of its own; choose one to see its steps.</p>
+<table>
+<thead><tr><th>Run</th><th>Logged steps</th><th>Steps</th><th>Rollouts</th>
+<th>Mean reward, last step</th><th>Last written</th></tr></thead>
+<tbody>
+{"".join(rows)}
+</tbody>
+</table>
+</section>"""
+    facts = {"runs": len(runs), "rollouts": sum(len(r) for s in runs.values() for r in s.values())}
+    return _page(title or "sketch_env training runs", facts, content, "", _RUNS_CSS)
+
+
+def write_runs_gallery(
+    directory: str | Path, title: str | None = None, run: str | None = None
+) -> Path:
+    """Writes each training run's steps page, and ``index.html`` listing the runs.
+
+    Args:
+        directory: The artifacts directory (`sketch_env.trl.ArtifactConfig.directory`).
+        title: The page title (each run's page adds the run's name).
+        run: Only this run: write its steps page (and the list) and return its page's path.
+
+    Returns:
+        The path of the directory's ``index.html`` (or of the run's, with ``run``).
+
+    Raises:
+        FileNotFoundError: If the directory holds no training run, or not ``run``.
+    """
+    directory = Path(directory)
+    runs = load_runs(directory)
+    if run is not None and run not in runs:
+        known = ", ".join(runs) or "none"
+        raise FileNotFoundError(f"no run {run!r} under {directory} (runs: {known})")
+    if not runs:
+        raise FileNotFoundError(
+            f"no training run (RUN/{STEP_DIR_PREFIX}NNNNNN/results.jsonl) under {directory}"
+        )
+    pages = {}
+    for name in [run] if run is not None else list(runs):
+        heading = f"{title}: {name}" if title else f"Run {name}"
+        pages[name] = write_steps_gallery(directory / name, title=heading, up="../index.html")
+    # The list is cheap (the records are read already) and is where each run page links back.
+    updated = {name: _updated(directory / name) for name in runs}
+    path = directory / "index.html"
+    path.write_text(render_runs_gallery(runs, updated, title=title), encoding="utf-8")
+    return pages[run] if run is not None else path

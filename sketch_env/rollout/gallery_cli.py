@@ -1,12 +1,16 @@
-"""Build the gallery of a training run's artifacts directory, or rebuild a rollout folder's.
+"""Build the gallery of training artifacts, or rebuild a rollout folder's.
 
 Examples:
   sketch-env gallery runs/grpo/pictures      # written by SketchReward(artifacts=...)
+  sketch-env gallery runs/grpo/pictures --run run-20261202-051500-3f9a
   sketch-env gallery runs/rollout-20260101-120000
 
-With step folders (``step-NNNNNN``) it writes DIR/index.html across steps (pick a step, see its
-groups side by side) and each step's sortable table; with a ``results.jsonl`` it rewrites that
-folder's gallery. Safe to run while training writes: a step being written shows what it has.
+An artifacts directory holds one folder per training run (run-YYYYmmdd-HHMMSS-xxxx): each run
+gets RUN/index.html across its steps (pick a step, see its groups side by side) and each step's
+sortable table, and DIR/index.html lists the runs apart to choose one (--run: that run only).
+A run's own folder, or a folder of step-NNNNNN folders, gets the steps page; a folder with a
+results.jsonl gets its gallery rewritten. Safe to run while training writes: a step being
+written shows what it has.
 """
 
 from __future__ import annotations
@@ -15,8 +19,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from sketch_env.evaluation.runs import RESULTS_FILE, load_records
-from sketch_env.rollout.gallery import write_gallery, write_steps_gallery
+from sketch_env.evaluation.runs import RESULTS_FILE, list_runs, load_records
+from sketch_env.rollout.gallery import write_gallery, write_runs_gallery, write_steps_gallery
 
 __all__ = ["add_arguments", "run"]
 
@@ -26,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("directory", type=Path, help="an artifacts directory or a rollout folder")
     parser.add_argument("--title", help="the page title")
+    parser.add_argument(
+        "--run", metavar="NAME", help="only this training run of an artifacts directory"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,8 +46,18 @@ def run(args: argparse.Namespace) -> int:
         if not directory.is_dir():
             raise FileNotFoundError(f"no such folder: {directory}")
         results = directory / RESULTS_FILE
+        runs = list_runs(directory)
+        if args.run is not None and not runs:
+            raise ValueError(
+                f"--run needs an artifacts directory holding training runs; {directory} has "
+                "none (drop --run to build the gallery of this folder)"
+            )
         if results.is_file():
             path = write_gallery(directory, load_records(results), title=args.title)
+        elif runs:
+            path = write_runs_gallery(directory, title=args.title, run=args.run)
+            for name in [args.run] if args.run is not None else runs:
+                print(f"run {name}: {(directory / name / 'index.html').resolve()}")
         else:
             path = write_steps_gallery(directory, title=args.title)
     except (OSError, ValueError) as exc:

@@ -40,6 +40,16 @@ a column, and the scattered letters gave "O" and "R" at 0.98. A 600x600 painting
 0.15-0.4 s on one core (`bench/scorer_speed.py`): about 0.1-0.2 s for the detector and a few
 recogniser passes per region; the lettering hacks, with many regions, 0.7 s.
 
+Its work is bounded (issue 20: 24 columns of stacked brush letters took 14.7 s on one core,
+against 0.22 s for a reference painting). Recogniser input is counted in *units*: a view's
+width over its height, at least the recogniser's trained 320/48, at most 32; a view costs about
+7 ms of one core per unit. Regions are read largest first until `_READ_BUDGET` units (600,
+about 4 s) are spent; the regions left over are not read and count as text at their detected
+area (``TextRegion.read`` is ``False``): it fails closed, since a picture that needs more
+reading than that is made of text-like columns. Measured on the 96 reference paintings and the
+test pictures: the most any painting needed is 213 units (a pastel cherry tree of sticks,
+1.6 s), the painted column 97.
+
 What it does not catch: letters painted so thick that they merge into blobs (which a person
 cannot read either), letters slanted against their own line, scattered letters of which fewer
 than two read confidently, and text too small for the detector at ``detector_side`` (which
@@ -94,6 +104,9 @@ _MIN_REGION_AREA = 0.0002
 #: Regions read per picture, the largest first: a picture the detector sees as hundreds of
 #: tiny "texts" (fine hatching) must not cost seconds; the largest regions decide the score.
 _MAX_REGIONS = 24
+#: Recogniser units (views' width over height, clipped to [320/48, 32]) one picture may cost;
+#: see the module docstring for what happens past it.
+_READ_BUDGET = 600.0
 
 _sessions_lock = threading.Lock()
 
@@ -108,6 +121,8 @@ class TextRegion:
         area: The region's share of the picture, in ``[0, 1]``.
         centre: The region's centre, as fractions ``(x, y)`` of the picture's width and height.
         angle: The region's slant in degrees (0 for horizontal text).
+        read: ``False`` for a region left unread when the reading budget ran out: it counts as
+            text (see the module docstring), with no ``text`` and a ``confidence`` of 0.
     """
 
     text: str
@@ -115,6 +130,7 @@ class TextRegion:
     area: float
     centre: tuple[float, float]
     angle: float
+    read: bool = True
 
 
 @cache
@@ -415,6 +431,24 @@ def _alnum(text: str) -> int:
     return sum(character.isalnum() for character in text)
 
 
+def _units(view: Image.Image) -> float:
+    """What reading one view costs, in the budget's units (see the module docstring)."""
+    return min(_REC_MAX_RATIO, max(_REC_MIN_RATIO, view.width / max(1, view.height)))
+
+
+def _region(
+    box: _Box, size: tuple[int, int], text: str, confidence: float, *, read: bool = True
+) -> TextRegion:
+    return TextRegion(
+        text=text,
+        confidence=confidence,
+        area=min(1.0, box.length * box.thickness / (size[0] * size[1])),
+        centre=(box.cx / size[0], box.cy / size[1]),
+        angle=math.degrees(box.angle),
+        read=read,
+    )
+
+
 class TextReader:
     """Finds the parts of a picture that read as text (see the module docstring).
 
@@ -494,7 +528,16 @@ class TextReader:
         if not boxes:
             return []
         sx, sy = picture.width / size[0], picture.height / size[1]
-        views = [_views(_cut_out(picture, box, (sx + sy) / 2), box.angle) for box in boxes]
+        views: list[tuple[list[Image.Image], int]] = []
+        unread: list[_Box] = []
+        spent = 0.0
+        for count, box in enumerate(boxes):
+            made = _views(_cut_out(picture, box, (sx + sy) / 2), box.angle)
+            spent += sum(_units(view) for view in made[0])
+            if spent > _READ_BUDGET:
+                unread, boxes = boxes[count:], boxes[:count]
+                break
+            views.append(made)
         readings = iter(_recognise([view for region, _ in views for view in region]))
         best = []
         for region, columns in views:
@@ -516,15 +559,8 @@ class TextReader:
             lettering = glyphs >= self.min_glyphs and confidence >= self.glyph_confidence
             if not (self._reads(text, confidence) or (lettering and _alnum(text) >= 1)):
                 continue
-            found.append(
-                TextRegion(
-                    text=text,
-                    confidence=confidence,
-                    area=min(1.0, box.length * box.thickness / (size[0] * size[1])),
-                    centre=(box.cx / size[0], box.cy / size[1]),
-                    angle=math.degrees(box.angle),
-                )
-            )
+            found.append(_region(box, size, text, confidence))
+        found += [_region(box, size, "", 0.0, read=False) for box in unread]
         return found
 
     def text_fraction(self, image: ImageLike) -> float:

@@ -24,6 +24,13 @@ For a sketch that passed the gate and rendered::
 - ``pairwise_prob`` is the probability that the painting beats a reference painting, using
   HPSv3's uncertainty: ``P = mean_r Phi((mu - mu_r) / sqrt(sigma^2 + sigma_r^2))`` over the
   reference scores (all of them, or a seeded sample of ``pairwise_samples``).
+- the guards (`sketch_env.scoring.guards`: near-blank, one flat mass, noise, a random palette,
+  no composition, no marks, lettering) are measured on every picture whatever the scorer; the
+  product ``g`` of the factors ``RewardConfig.guards`` names pulls the sum towards
+  ``guard_floor``: ``reward = floor + g * (sum - floor)`` (never raising a reward below the
+  floor). A guard that fires in full sets the reward to the floor, as low as a blank canvas, so
+  no scorer's opinion of a degenerate picture reaches the reward; the difference is reported as
+  the ``guards`` contribution.
 - the dark-mass penalty answers the hack of drowning the canvas in one black mass, which
   earns the cheap terms (docs/design.md §4): ``dark_mass`` is the share of the canvas in its single
   largest dark colour (`sketch_env.scoring.heuristic.dark_mass_fraction`). A deliberately dark
@@ -64,6 +71,7 @@ from typing import Any, TypedDict
 from sketch_env.config import JsonConfig
 from sketch_env.gate.verdict import GateIssue, GateVerdict
 from sketch_env.scoring.base import Score
+from sketch_env.scoring.guards import GUARD_NAMES, GUARDS
 
 __all__ = [
     "RewardBreakdown",
@@ -123,6 +131,11 @@ class RewardConfig(JsonConfig):
         pairwise_references: Reference ``(mu, sigma)`` pairs, e.g. HPSv3 scores of the
             reference pool for the same prompt.
         pairwise_samples: How many references to sample per reward (0: use them all).
+        guards: The guards applied to every scored picture, whatever the scorer (names of
+            `sketch_env.scoring.guards.GUARDS`; all of them by default, ``()`` for none).
+        guard_floor: Where a guarded picture's reward is pulled to: a guard that fires in full
+            gives exactly this. The default equals ``blank_reward``: a picture that is not a
+            painting is worth no more than an empty canvas.
 
     The run-time rules (``require_brush_paint``, ``runtime_forbid_primitives``,
     ``runtime_forbid_raw_graphics``, ``canvas_size``) are the gate's: `GateConfig`.
@@ -158,6 +171,8 @@ class RewardConfig(JsonConfig):
     pairwise_weight: float = 0.0
     pairwise_references: tuple[tuple[float, float], ...] = ()
     pairwise_samples: int = 0
+    guards: tuple[str, ...] = GUARD_NAMES
+    guard_floor: float = -0.75
 
     def __post_init__(self) -> None:
         for name in ("preference_weight", "coverage_weight", "gate_weight", "dark_mass_weight"):
@@ -235,11 +250,23 @@ class RewardConfig(JsonConfig):
             raise ValueError(f"RewardConfig.pairwise_samples must be an int >= 0, got {samples!r}")
         if self.pairwise_weight > 0 and not refs:
             raise ValueError("RewardConfig.pairwise_weight > 0 needs pairwise_references")
+        if isinstance(self.guards, str) or not isinstance(self.guards, Sequence):
+            raise ValueError(
+                f"RewardConfig.guards must be a list of guard names, got {self.guards!r}"
+            )
+        unknown = [g for g in self.guards if g not in GUARDS]
+        if unknown:
+            raise ValueError(
+                f"RewardConfig.guards: unknown guard(s) {unknown}; known: {', '.join(GUARDS)}"
+            )
+        object.__setattr__(self, "guards", tuple(dict.fromkeys(self.guards)))
+        _finite("guard_floor", self.guard_floor)
 
     def to_dict(self) -> dict[str, Any]:
         """Returns the fields as plain JSON-compatible values."""
         out = asdict(self)
         out["pairwise_references"] = [list(pair) for pair in self.pairwise_references]
+        out["guards"] = list(self.guards)
         return out
 
     @classmethod
@@ -313,6 +340,8 @@ class RewardBreakdown:
         dark_mass: The dark-mass fraction.
         dark_mass_penalty: The weighted penalty subtracted (>= 0).
         pairwise_prob: The mean win probability against the references.
+        guard_factor: The product of the guards' factors (1: no guard had anything to say).
+        guards: Each applied guard's factor, ``(name, factor)``.
         sketch_error: The sketch's own run-time failure, if any.
         infra_error: The infrastructure failure, if any.
         contributions: ``(name, weighted value)`` pairs that sum to ``reward``.
@@ -334,6 +363,8 @@ class RewardBreakdown:
     dark_mass: float | None = None
     dark_mass_penalty: float | None = None
     pairwise_prob: float | None = None
+    guard_factor: float | None = None
+    guards: tuple[tuple[str, float], ...] = ()
     sketch_error: str | None = None
     infra_error: str | None = None
     contributions: tuple[tuple[str, float], ...] = ()
@@ -344,7 +375,7 @@ class RewardBreakdown:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in ("contributions", "scorer_terms"):
+            if f.name in ("contributions", "scorer_terms", "guards"):
                 value = dict(value)
             elif isinstance(value, enum.Enum):
                 value = value.value
@@ -434,6 +465,7 @@ def combine(
     references: Sequence[tuple[float, float]] | None = None,
     sample_seed: int | None = None,
     runtime: Sequence[GateIssue] = (),
+    guards: Mapping[str, float] | None = None,
 ) -> RewardBreakdown:
     """Combines one rollout's parts into its reward. Pure: no I/O, no global state.
 
@@ -455,6 +487,8 @@ def combine(
             ``None``.
         sample_seed: Seed for sampling ``config.pairwise_samples`` references (deterministic
             for a given seed).
+        guards: The picture's guard factors (`sketch_env.scoring.guards.guard_factors`);
+            needed when the formula applies and ``config.guards`` names any.
         runtime: The run-time check's refusals of the render
             (`sketch_env.gate.runtime_check`); any makes the reward ``gate_fail_reward``
             (after an infrastructure failure, before everything else).
@@ -590,6 +624,20 @@ def combine(
         contributions.append(("dark_mass", -dark_penalty))
 
     reward = math.fsum(value for _, value in contributions)
+    guard_factor = None
+    applied: tuple[tuple[str, float], ...] = ()
+    if config.guards:
+        if guards is None:
+            raise ValueError("combine() needs the picture's guard factors when guards are on")
+        missing = [name for name in config.guards if name not in guards]
+        if missing:
+            raise ValueError(f"combine() is missing guard factors {missing}")
+        applied = tuple((name, _fraction(f"guard {name}", guards[name])) for name in config.guards)
+        guard_factor = math.prod(factor for _, factor in applied)
+        if guard_factor < 1.0 and reward > config.guard_floor:
+            pulled = config.guard_floor + guard_factor * (reward - config.guard_floor)
+            contributions.append(("guards", pulled - reward))
+            reward = math.fsum(value for _, value in contributions)
     return RewardBreakdown(
         reward=reward,
         status=RewardStatus.OK,
@@ -597,6 +645,8 @@ def combine(
         coverage_term=coverage_term,
         dark_mass_penalty=dark_penalty,
         pairwise_prob=pairwise_prob,
+        guard_factor=guard_factor,
+        guards=applied,
         contributions=tuple(contributions),
         **gate_fields,
         **observed,

@@ -9,6 +9,11 @@ stateless: ``/step`` paints a one-step episode on a fresh environment
 (`sketch_env.server.http_step`). Multi-step episodes go over ``/ws``, which is what
 `sketch_env.server.client.SketchEnvClient` uses.
 
+Every step (a session's, HTTP ``/step``, an MCP tool call) passes one bounded step queue
+(`sketch_env.server.admission`): past it, a step is refused with HTTP 429 and ``Retry-After``
+or a ``QUEUE_FULL`` frame, and ``GET /health`` reports the queue. A step whose client leaves
+is cancelled. Request bodies and messages are strict JSON (`sketch_env.server.strict_json`).
+
 Configuration comes from arguments or environment variables:
 
 - ``SKETCH_ENV_MAX_SESSIONS``: concurrent sessions (default 8). One more is refused with
@@ -16,6 +21,9 @@ Configuration comes from arguments or environment variables:
 - ``SKETCH_ENV_SCORER``: scorer spec (default ``heuristic``; ``hpsv3+http://host:port``).
 - ``SKETCH_ENV_MAX_STEPS``, ``SKETCH_ENV_REWARD_POLICY``: episode shape (1, ``last``).
 - ``SKETCH_ENV_IDLE_TIMEOUT``: seconds a session may stay idle (default 300).
+- ``SKETCH_ENV_MAX_CONCURRENT_STEPS``, ``SKETCH_ENV_MAX_QUEUED_STEPS``,
+  ``SKETCH_ENV_MAX_HTTP_STEPS``: the step queue (`StepLimits`; defaults: twice the pool size,
+  ``max_sessions``, ``max_sessions``).
 
 Run it with ``sketch-env serve``, ``python -m sketch_env.server`` or
 ``uvicorn sketch_env.server.app:app`` (the module attribute ``app`` is built on first access).
@@ -30,7 +38,7 @@ from typing import Any, TypeVar
 
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
-from openenv.core.env_server.types import ConcurrencyConfig
+from openenv.core.env_server.types import ConcurrencyConfig, HealthStatus
 
 from sketch_env.env.environment import SketchEnvironment
 from sketch_env.env.models import (
@@ -43,14 +51,16 @@ from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.protocol import Renderer
-from sketch_env.render.renderer import shared_renderer
+from sketch_env.render.renderer import SketchRenderer, shared_renderer
 from sketch_env.scoring.reward import RewardConfig
+from sketch_env.server.admission import StepLimits, StepQueue
 from sketch_env.server.http_step import install_http_step
 from sketch_env.server.sessions import (
     DEFAULT_IDLE_TIMEOUT_S,
-    WebSocketSessionGuard,
+    ConnectionGuard,
     check_idle_timeout,
 )
+from sketch_env.server.strict_json import StrictJSONBodies
 from sketch_env.server.tools import ServedSketchEnvironment, build_mcp_server
 
 __all__ = [
@@ -59,6 +69,7 @@ __all__ = [
     "create_sketch_app",
     "idle_timeout_from_env",
     "max_sessions_from_env",
+    "step_limits_from_env",
 ]
 
 T = TypeVar("T")
@@ -108,6 +119,27 @@ def idle_timeout_from_env() -> float:
         raise ValueError(f"SKETCH_ENV_IDLE_TIMEOUT: {exc}") from None
 
 
+def step_limits_from_env() -> StepLimits:
+    """Reads ``SKETCH_ENV_MAX_CONCURRENT_STEPS``, ``SKETCH_ENV_MAX_QUEUED_STEPS`` and
+    ``SKETCH_ENV_MAX_HTTP_STEPS`` (each unset: its default).
+
+    Raises:
+        ValueError: If one is not an integer in range (queued may be 0).
+    """
+
+    def read(name: str, low: int) -> int | None:
+        raw = os.environ.get(name)
+        if raw is None or raw.strip() == "":
+            return None
+        return _int_env(name, low, low, 100_000)
+
+    return StepLimits(
+        capacity=read("SKETCH_ENV_MAX_CONCURRENT_STEPS", 1),
+        max_queued=read("SKETCH_ENV_MAX_QUEUED_STEPS", 0),
+        max_http=read("SKETCH_ENV_MAX_HTTP_STEPS", 1),
+    )
+
+
 def create_sketch_app(
     *,
     max_sessions: int | None = None,
@@ -120,6 +152,7 @@ def create_sketch_app(
     reward_config: RewardConfig | None = None,
     idle_timeout_s: float | None = None,
     config: EvaluationConfig | None = None,
+    step_limits: StepLimits | None = None,
 ) -> FastAPI:
     """Builds the FastAPI app.
 
@@ -141,11 +174,15 @@ def create_sketch_app(
             `EvaluationConfig` (``sketch-env serve --config FILE``); then ``scorer``,
             ``renderer``, ``render_config`` and ``reward_config`` must be left unset. The only
             way to change the gate's rules for a served environment.
+        step_limits: The step queue's limits; unset fields come from
+            ``SKETCH_ENV_MAX_CONCURRENT_STEPS``, ``SKETCH_ENV_MAX_QUEUED_STEPS`` and
+            ``SKETCH_ENV_MAX_HTTP_STEPS``, then the defaults (twice the renderer's pool size,
+            ``max_sessions``, ``max_sessions``).
 
     Returns:
         The app, with OpenEnv's routes (``/ws``, ``/reset``, ``/state``, ``/schema``,
-        ``/metadata``, ``/health``, ``/mcp``, task API) and the one-step ``POST /step``. On
-        shutdown it closes the renderer it created.
+        ``/metadata``, ``/mcp``, task API), the one-step ``POST /step`` and a ``GET /health``
+        that reports the step queue. On shutdown it closes the renderer it created.
 
     Raises:
         ValueError: On a bad setting.
@@ -184,6 +221,7 @@ def create_sketch_app(
     evaluator = Evaluator(
         renderer=pool, scorer=spec, reward_config=reward_config, gate_config=gate_config
     )
+    queue = _step_queue(step_limits, pool, sessions)
     factory = functools.partial(
         SketchEnvironment,
         evaluator=evaluator,
@@ -196,7 +234,10 @@ def create_sketch_app(
     # Sessions get the same settings plus the MCP tools; the tools' one-step episodes use
     # plain environments.
     served = functools.partial(
-        ServedSketchEnvironment, **factory.keywords, mcp_server=build_mcp_server(evaluator, factory)
+        ServedSketchEnvironment,
+        **factory.keywords,
+        mcp_server=build_mcp_server(evaluator, factory, queue),
+        steps=queue,
     )
     app = create_app(
         served,
@@ -209,14 +250,56 @@ def create_sketch_app(
         concurrency_config=ConcurrencyConfig(max_concurrent_envs=sessions, session_timeout=idle),
         state_cls=SketchState,
     )
-    install_http_step(app, factory)
-    app.add_middleware(WebSocketSessionGuard, idle_timeout_s=idle)
+    install_http_step(app, factory, queue)
+    _install_health(app, queue, sessions)
+    # Added last, so outermost: bodies are checked before anything reads them.
+    app.add_middleware(ConnectionGuard, idle_timeout_s=idle)
+    app.add_middleware(StrictJSONBodies)
     if owned:
         app.router.on_shutdown.append(pool.close)
     app.state.sketch_evaluator = evaluator
     app.state.sketch_max_sessions = sessions
     app.state.sketch_idle_timeout_s = idle
+    app.state.sketch_steps = queue
     return app
+
+
+def _step_queue(limits: StepLimits | None, pool: Renderer, sessions: int) -> StepQueue:
+    given = limits or StepLimits()
+    env = step_limits_from_env()
+    capacity = given.capacity or env.capacity
+    if capacity is None and isinstance(pool, SketchRenderer):
+        # A local pool's size is its configuration; a Ray renderer's is read (connecting to
+        # the cluster) on the first step instead.
+        capacity = 2 * pool.pool_size
+    queued = given.max_queued if given.max_queued is not None else env.max_queued
+    return StepQueue(
+        capacity=capacity,
+        max_queued=sessions if queued is None else queued,
+        max_http=given.max_http or env.max_http or sessions,
+        resolve_capacity=lambda: 2 * pool.pool_size,
+    )
+
+
+def _install_health(app: FastAPI, steps: StepQueue, sessions: int) -> None:
+    """Replaces OpenEnv's ``GET /health`` (status only) with one that also reports the step
+    queue: ``{"status": "healthy", "steps": {...}, "max_sessions": N}``."""
+    app.router.routes[:] = [
+        route
+        for route in app.router.routes
+        if getattr(route, "path", None) != "/health" or "GET" not in getattr(route, "methods", ())
+    ]
+
+    @app.get("/health", tags=["Health"], summary="Health check and step queue")
+    async def health() -> dict[str, Any]:
+        """The server is up (``status``), and what its step queue holds: ``in_flight``,
+        ``queued``, ``capacity``, ``max_queued``, ``http``, ``max_http``, and counts so far
+        (``refused``, ``completed``, ``cancelled``)."""
+        return {
+            "status": HealthStatus.HEALTHY.value,
+            "steps": steps.snapshot(),
+            "max_sessions": sessions,
+        }
 
 
 _app: FastAPI | None = None

@@ -42,6 +42,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="close a session whose client sends nothing for this long (default: "
         "$SKETCH_ENV_IDLE_TIMEOUT or 300)",
     )
+    parser.add_argument(
+        "--max-concurrent-steps",
+        type=int,
+        default=None,
+        metavar="N",
+        help="steps evaluated at once (default: $SKETCH_ENV_MAX_CONCURRENT_STEPS or twice the "
+        "pool size)",
+    )
+    parser.add_argument(
+        "--max-queued-steps",
+        type=int,
+        default=None,
+        metavar="N",
+        help="steps that may wait for one of those; past them a step is refused with HTTP 429 "
+        "or a QUEUE_FULL frame (default: $SKETCH_ENV_MAX_QUEUED_STEPS or --max-sessions)",
+    )
+    parser.add_argument(
+        "--max-http-steps",
+        type=int,
+        default=None,
+        metavar="N",
+        help="one-step episodes outside sessions (HTTP POST /step, MCP tools) running or "
+        "waiting at once (default: $SKETCH_ENV_MAX_HTTP_STEPS or --max-sessions)",
+    )
     add_evaluation_options(parser)
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
@@ -90,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from sketch_env.server.admission import StepLimits
     from sketch_env.server.app import create_sketch_app
 
     try:
@@ -101,12 +126,18 @@ def run(args: argparse.Namespace) -> int:
         config = evaluation_config_from_args(
             args, scorer_default=os.environ.get("SKETCH_ENV_SCORER") or "heuristic"
         )
+        limits = StepLimits(
+            capacity=args.max_concurrent_steps,
+            max_queued=args.max_queued_steps,
+            max_http=args.max_http_steps,
+        )
         app = create_sketch_app(
             config=config,
             max_sessions=args.max_sessions,
             max_steps=args.max_steps,
             reward_policy=args.reward_policy,
             idle_timeout_s=args.idle_timeout,
+            step_limits=limits,
         )
     except (OSError, ValueError) as exc:
         sock.close()

@@ -30,10 +30,46 @@ from sketch_env.env.models import (
     SketchAction,
     SketchObservation,
     SketchState,
+    as_action,
 )
 from sketch_env.errors import SketchEnvError
 
-__all__ = ["SessionExpiredError", "SketchEnvClient"]
+__all__ = ["ServerBusyError", "ServerError", "SessionExpiredError", "SketchEnvClient"]
+
+#: Error codes that mean "not now": nothing was counted, and the same request may be retried.
+_BUSY_CODES = frozenset({"QUEUE_FULL", "CAPACITY_REACHED"})
+
+
+class ServerError(RuntimeError):
+    """An ``error`` frame from the server: the message (with the field-level reasons of a
+    validation error), its ``code`` and, for invalid messages, the ``errors`` entries.
+
+    Args:
+        message: The server's message.
+        code: Its error code (``VALIDATION_ERROR``, ``EXECUTION_ERROR``, ...).
+        data: The whole ``data`` of the frame.
+    """
+
+    def __init__(self, message: str, code: str, data: dict[str, Any]) -> None:
+        # The same text OpenEnv's client raises, so ``match=`` on it keeps working.
+        super().__init__(f"Server error: {message} (code: {code})")
+        self.code = code
+        self.data = data
+        errors = data.get("errors")
+        self.errors: list[dict[str, Any]] = list(errors) if isinstance(errors, list) else []
+
+
+class ServerBusyError(ServerError):
+    """The server refused for lack of room; retryable. ``QUEUE_FULL``: its step queue is full
+    (the step was not taken: the episode is where it was, call ``step`` again after
+    ``retry_after_s``); ``CAPACITY_REACHED``: every session slot is taken (``reset`` opens a
+    new session once one is free)."""
+
+    @property
+    def retry_after_s(self) -> float | None:
+        """The server's estimate of when a retry is admitted, in seconds (``None``: none)."""
+        value = self.data.get("retry_after_s")
+        return float(value) if isinstance(value, int | float) else None
 
 
 class SessionExpiredError(SketchEnvError, ConnectionError):
@@ -45,25 +81,23 @@ class SessionExpiredError(SketchEnvError, ConnectionError):
 class SketchEnvClient(EnvClient[SketchAction, SketchObservation, SketchState]):
     """Client for one session (one WebSocket) of the sketch environment.
 
-    ``step`` takes a `SketchAction` or the reply text. Results are ``StepResult`` objects whose
-    ``observation`` is a typed `SketchObservation`. Server-side errors (step before reset,
-    unknown task, bad seed, server at capacity) raise ``RuntimeError`` with the server's
-    message and code. A session the server expired for idleness raises `SessionExpiredError`
-    on the next ``step`` or ``state``; ``reset`` opens a new session.
+    ``step`` takes what `SketchEnvironment.step` takes: a `SketchAction`, the reply text or a
+    dict of `SketchAction` fields (validated here, before sending). Results are ``StepResult``
+    objects whose ``observation`` is a typed `SketchObservation`. Server-side errors (step
+    before reset, unknown task, bad seed, an invalid message with its reasons) raise
+    `ServerError` (a ``RuntimeError``) with the server's message and code; a full server (its
+    step queue, or every session slot) raises `ServerBusyError`, which is retryable. A session
+    the server expired for idleness raises `SessionExpiredError` on the next ``step`` or
+    ``state``; ``reset`` opens a new session.
     """
 
     #: Close reason of the session the server expired; ``None`` while the session lives.
     _expired_reason: str | None = None
 
-    def _step_payload(self, action: SketchAction | str) -> dict[str, Any]:
-        if isinstance(action, str):
-            action = SketchAction(sketch=action)
-        if not isinstance(action, SketchAction):
-            raise TypeError(
-                "SketchEnvClient.step() takes a SketchAction or the reply text (str), got "
-                f"{type(action).__name__}"
-            )
-        return action.model_dump()
+    def _step_payload(self, action: SketchAction | str | dict[str, Any]) -> dict[str, Any]:
+        # The same rule as the local environment's step (checked here, before anything is
+        # sent): a malformed dict fails the same validation on both sides.
+        return as_action(action, "SketchEnvClient.step()").model_dump()
 
     async def _send_and_receive(self, message: dict[str, Any]) -> dict[str, Any]:
         expired = self._expired_reason
@@ -88,6 +122,17 @@ class SketchEnvClient(EnvClient[SketchAction, SketchObservation, SketchState]):
             if received is not None and received.code == SESSION_EXPIRED_CODE:
                 self._expire(received.reason)
             raise
+
+    async def _receive(self) -> dict[str, Any]:
+        response = await super()._receive()
+        if response.get("type") == "error":
+            data = response.get("data")
+            data = data if isinstance(data, dict) else {}
+            message = str(data.get("message", "Unknown error"))
+            code = str(data.get("code", "UNKNOWN"))
+            kind = ServerBusyError if code in _BUSY_CODES else ServerError
+            raise kind(message, code, data)
+        return response
 
     def _expire(self, reason: str | None) -> NoReturn:
         # Every step() and state() raises until reset() opens a new session.

@@ -8,17 +8,22 @@ environment on it, steps the action and returns the same typed `SketchObservatio
 
 Errors are 4xx with the reason and never echo the action back in full: 422 for an invalid
 request or action (a capped excerpt of what was sent), 422 for a bad seed, task id or prompt,
-504 when the request's own ``timeout_s`` ran out. ``POST /reset`` is OpenEnv's (a fresh
-environment, reset, closed), except that a bad task id or option is a 422 with the reason
-rather than a 500.
+429 with ``Retry-After`` when the step queue or the one-step limit is full
+(`sketch_env.server.admission`), 504 when the request's own ``timeout_s`` ran out (waiting in
+the queue included). ``POST /reset`` is OpenEnv's (a fresh environment, reset, closed), except
+that a bad task id or option is a 422 with the reason rather than a 500.
+
+A step whose client disconnects is cancelled, in the queue or mid-render
+(`sketch_env.server.sessions.while_connected`): its browser is free for the next step at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, Request, status
+from fastapi import FastAPI, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from openenv.core.env_server.serialization import serialize_observation
@@ -32,7 +37,9 @@ from pydantic import ConfigDict, Field, ValidationError
 
 from sketch_env.env.environment import MAX_PROMPT_CHARS, MAX_SEED, SketchEnvironment
 from sketch_env.env.models import SketchAction, SketchObservation
+from sketch_env.server.admission import QUEUE_FULL_CODE, QueueFullError, StepQueue
 from sketch_env.server.errors import cap_errors, one_line_errors
+from sketch_env.server.sessions import ClientGoneError, while_connected
 
 __all__ = ["SketchStepRequest", "install_http_step", "paint_one_step"]
 
@@ -67,7 +74,31 @@ def _error(
     return JSONResponse(status_code=code, content={"detail": detail})
 
 
-def install_http_step(app: FastAPI, factory: Callable[..., SketchEnvironment]) -> None:
+def queue_full_response(exc: QueueFullError) -> JSONResponse:
+    """HTTP 429 for a refused step: ``Retry-After`` and ``detail.retry_after_s`` in seconds.
+
+    Args:
+        exc: The refusal.
+
+    Returns:
+        The response.
+    """
+    detail = {
+        "code": QUEUE_FULL_CODE,
+        "message": str(exc),
+        "retry_after_s": exc.retry_after_s,
+        "limit": exc.limit,
+    }
+    return JSONResponse(
+        status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+        content={"detail": detail},
+        headers={"Retry-After": str(exc.retry_after_s)},
+    )
+
+
+def install_http_step(
+    app: FastAPI, factory: Callable[..., SketchEnvironment], steps: StepQueue
+) -> None:
     """Replaces OpenEnv's ``POST /step`` with the one-step episode and its ``POST /reset``
     with one whose bad input is a 422, and makes every request validation error quote capped
     excerpts.
@@ -75,6 +106,7 @@ def install_http_step(app: FastAPI, factory: Callable[..., SketchEnvironment]) -
     Args:
         app: The app built by OpenEnv's ``create_app``.
         factory: Builds a `SketchEnvironment`; called with ``max_steps=1``.
+        steps: The app's step queue.
     """
     app.router.routes[:] = [
         route
@@ -117,6 +149,7 @@ def install_http_step(app: FastAPI, factory: Callable[..., SketchEnvironment]) -
         summary="Paint one sketch on a fresh episode",
         responses={
             422: {"description": "Invalid action, seed, task id or prompt (capped excerpt)"},
+            429: {"description": "The step queue is full: retry after Retry-After seconds"},
             504: {"description": "timeout_s ran out"},
         },
     )
@@ -131,12 +164,18 @@ def install_http_step(app: FastAPI, factory: Callable[..., SketchEnvironment]) -
         try:
             observation = await paint_one_step(
                 factory,
+                steps,
                 action,
                 seed=request.seed,
                 task_id=request.task_id,
                 prompt=request.prompt,
                 timeout_s=request.timeout_s,
             )
+        except QueueFullError as exc:
+            return queue_full_response(exc)
+        except ClientGoneError:
+            # Nobody is left to read it; uvicorn drops it.
+            return Response(status_code=499)
         except TimeoutError as exc:
             return _error(status.HTTP_504_GATEWAY_TIMEOUT, "TIMEOUT", str(exc))
         except ValueError as exc:
@@ -146,6 +185,7 @@ def install_http_step(app: FastAPI, factory: Callable[..., SketchEnvironment]) -
 
 async def paint_one_step(
     factory: Callable[..., SketchEnvironment],
+    steps: StepQueue,
     action: SketchAction,
     *,
     seed: int | None = None,
@@ -153,27 +193,39 @@ async def paint_one_step(
     prompt: str | None = None,
     timeout_s: float | None = None,
 ) -> SketchObservation:
-    """Plays a one-step episode on a fresh environment: HTTP ``/step`` and the MCP ``paint``
-    tool.
+    """Plays a one-step episode on a fresh environment, as a one-step episode of the step
+    queue: HTTP ``/step`` and the MCP ``paint`` tool.
 
     Args:
         factory: Builds a `SketchEnvironment`; called with ``max_steps=1``.
+        steps: The app's step queue.
         action: The sketch.
         seed: The episode seed; random when ``None``.
         task_id: A task id.
         prompt: A free-form scene instead of a task.
-        timeout_s: Give up after this many seconds.
+        timeout_s: Give up after this many seconds, waiting in the queue included.
 
     Returns:
         The step's observation (``done``, with the reward).
 
     Raises:
-        ValueError: On a bad seed, an unknown task, or both ``task_id`` and ``prompt``.
+        ValueError: On a bad seed, an unknown task, or both ``task_id`` and ``prompt``
+            (checked before the queue).
+        QueueFullError: If the step queue or the one-step limit is full.
+        ClientGoneError: If the request's client disconnected first (the step was cancelled).
         TimeoutError: If ``timeout_s`` ran out.
     """
     env = factory(max_steps=1)
     try:
         env.reset(seed=seed, task_id=task_id, prompt=prompt)
-        return await env.step_async(action, timeout_s=timeout_s)
+
+        async def admitted() -> SketchObservation:
+            async with steps.admit(http=True):
+                return await env.step_async(action)
+
+        try:
+            return await while_connected(asyncio.wait_for(admitted(), timeout_s))
+        except TimeoutError:
+            raise TimeoutError(f"the step took longer than timeout_s={timeout_s}") from None
     finally:
         env.close()

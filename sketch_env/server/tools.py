@@ -13,6 +13,10 @@ request's arguments. Two tools, both stateless:
 The episode-control tool is called ``paint``, not ``step``: OpenEnv reserves the tool names
 ``reset``, ``step``, ``state`` and ``close`` for the environment's own controls
 (``RESERVED_TOOL_NAMES``), and its harness refuses tool sets that use them.
+
+Both tools are one-step work outside any session: they pass the app's step queue
+(`sketch_env.server.admission`) as one-step episodes, and stop when their client goes away.
+A session's own steps pass the same queue (`ServedSketchEnvironment.step_async`).
 """
 
 from __future__ import annotations
@@ -25,33 +29,65 @@ from fastmcp import FastMCP
 from openenv.core.env_server.serialization import serialize_observation
 
 from sketch_env.env.environment import SketchEnvironment, check_seed
-from sketch_env.env.models import SketchAction
+from sketch_env.env.models import SketchAction, SketchObservation
 from sketch_env.evaluation.evaluator import Evaluator
+from sketch_env.server.admission import StepQueue
 from sketch_env.server.http_step import paint_one_step
+from sketch_env.server.sessions import while_connected
 
 __all__ = ["ServedSketchEnvironment", "build_mcp_server"]
 
 
 class ServedSketchEnvironment(SketchEnvironment):
-    """`SketchEnvironment` as the server builds it: the same, plus the app's MCP tools.
+    """`SketchEnvironment` as the server builds it for a session: the same, plus the app's
+    MCP tools, with every step admitted by the app's step queue and cancelled when the
+    session's client goes away.
 
     Args:
         *args: `SketchEnvironment`'s arguments.
         mcp_server: The FastMCP server whose tools OpenEnv's ``/mcp`` serves.
+        steps: The app's step queue.
         **kwargs: `SketchEnvironment`'s keyword arguments.
     """
 
-    def __init__(self, *args: Any, mcp_server: FastMCP, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, mcp_server: FastMCP, steps: StepQueue, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.mcp_server = mcp_server
+        self._steps = steps
+
+    async def step_async(
+        self,
+        action: SketchAction | str | dict[str, Any],
+        timeout_s: float | None = None,
+        **kwargs: Any,
+    ) -> SketchObservation:
+        """`SketchEnvironment.step_async` behind the step queue.
+
+        Raises:
+            EpisodeError: As `SketchEnvironment.step_async` (checked before the queue, so a
+                step that cannot be taken never holds a place).
+            QueueFullError: If the step queue is full; the episode is unchanged.
+            ClientGoneError: If the session's client went away during the step.
+        """
+        self._check_can_step()
+        return await while_connected(self._admitted_step(action, timeout_s))
+
+    async def _admitted_step(
+        self, action: SketchAction | str | dict[str, Any], timeout_s: float | None
+    ) -> SketchObservation:
+        async with self._steps.admit():
+            return await super().step_async(action, timeout_s=timeout_s)
 
 
-def build_mcp_server(evaluator: Evaluator, factory: Callable[..., SketchEnvironment]) -> FastMCP:
+def build_mcp_server(
+    evaluator: Evaluator, factory: Callable[..., SketchEnvironment], steps: StepQueue
+) -> FastMCP:
     """Builds the FastMCP server with the ``render`` and ``paint`` tools.
 
     Args:
         evaluator: The app's evaluator (its gate configuration and renderer).
         factory: Builds a `SketchEnvironment` for ``paint``.
+        steps: The app's step queue; each tool call is a one-step episode in it.
 
     Returns:
         The server (OpenEnv calls its tools; it is never run on its own transport).
@@ -64,7 +100,13 @@ def build_mcp_server(evaluator: Evaluator, factory: Callable[..., SketchEnvironm
         the bare source) without scoring it. Returns whether the gate passed (and why not),
         the render status, JavaScript errors, paint coverage and the PNG as base64."""
         SketchAction(sketch=sketch)  # the same length limit as a step
-        (preview,) = await evaluator.preview([sketch], check_seed(seed))
+        value = check_seed(seed)
+        return await while_connected(_render(sketch, value, include_image))
+
+    async def _render(sketch: str, seed: int, include_image: bool) -> dict[str, Any]:
+        async with steps.admit(http=True):
+            # Awaited on the renderer's loop, so a cancelled call cancels the render itself.
+            (preview,) = await evaluator.preview([sketch], seed)
         verdict, picture = preview.gate, preview.render
         if picture is None:
             return {
@@ -102,7 +144,7 @@ def build_mcp_server(evaluator: Evaluator, factory: Callable[..., SketchEnvironm
         Returns the observation (feedback, every reward component), the reward and done."""
         action = SketchAction(sketch=sketch, include_image=include_image)
         observation = await paint_one_step(
-            factory, action, seed=seed, task_id=task_id, prompt=prompt
+            factory, steps, action, seed=seed, task_id=task_id, prompt=prompt
         )
         return serialize_observation(observation)
 

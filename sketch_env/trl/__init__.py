@@ -54,9 +54,10 @@ if TYPE_CHECKING:
         TORCH_GPU_INSTALL,
         TRL_INSTALL_HINT,
         make_dataset,
+        row_seed,
     )
     from sketch_env.trl.metrics import batch_metrics
-    from sketch_env.trl.rewards import COMPONENTS, SketchReward
+    from sketch_env.trl.rewards import COMPONENTS, AsyncSketchReward, SketchReward
     from sketch_env.trl.tool_env import SketchToolEnv
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "TRL_INSTALL_HINT",
     "ArtifactConfig",
     "ArtifactWriter",
+    "AsyncSketchReward",
     "SketchEvaluation",
     "SketchReward",
     "SketchToolEnv",
@@ -75,6 +77,7 @@ __all__ = [
     "gate_reward",
     "make_dataset",
     "preference_reward",
+    "row_seed",
     "sketch_reward",
 ]
 
@@ -82,11 +85,13 @@ _HOME = {
     "ArtifactConfig": "sketch_env.trl.artifacts",
     "ArtifactWriter": "sketch_env.trl.artifacts",
     "COMPONENTS": "sketch_env.trl.rewards",
+    "AsyncSketchReward": "sketch_env.trl.rewards",
     "SketchReward": "sketch_env.trl.rewards",
     "SketchEvaluation": "sketch_env.evaluation.cache",
     "SketchToolEnv": "sketch_env.trl.tool_env",
     "batch_metrics": "sketch_env.trl.metrics",
     "make_dataset": "sketch_env.trl.dataset",
+    "row_seed": "sketch_env.trl.dataset",
     "TRL_INSTALL_HINT": "sketch_env.trl.dataset",
     "TORCH_CPU_INSTALL": "sketch_env.trl.dataset",
     "TORCH_GPU_INSTALL": "sketch_env.trl.dataset",

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 import warnings
 
 import gymnasium
@@ -14,7 +12,7 @@ from gymnasium.utils.env_checker import check_env
 from PIL import Image
 
 import sketch_env.env
-from sketch_env.env import ENV_ID, EpisodeError, SketchEnv, SketchEnvironment, UnicodeText
+from sketch_env.env import ENV_ID, EpisodeError, SketchEnvironment, SketchGymEnv, UnicodeText
 from tests.conftest import GOOD_SKETCH
 
 
@@ -30,27 +28,17 @@ def test_registered_and_passes_check_env():
         env.close()
 
 
-def test_make_with_module_prefix_needs_no_prior_import():
-    code = (
-        "import gymnasium; e = gymnasium.make('sketch_env.env:sketch_env/Sketch-v0'); "
-        "print(type(e.unwrapped).__name__)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "SketchEnv"
-
-
 def test_unicode_text_space():
     space = UnicodeText(100, min_length=0, seed=1)
     assert space.contains("fill('#ff0000') // café ☀ 画")
     assert not space.contains("x" * 101) and not space.contains(b"bytes")
     samples = [space.sample() for _ in range(5)]
     assert all(space.contains(s) for s in samples)
-    assert sketch_env.env.SketchEnv(render_mode=None).action_space.max_length == 4 * 256 * 1024
+    assert sketch_env.env.SketchGymEnv(render_mode=None).action_space.max_length == 4 * 256 * 1024
 
 
 def test_real_episode_with_image_and_info(renderer):
-    env = SketchEnv(render_mode="rgb_array", renderer=renderer)
+    env = SketchGymEnv(render_mode="rgb_array", renderer=renderer)
     obs, info = env.reset(seed=21)
     assert env.observation_space.contains(obs)
     assert info["task_id"] and "p5.brush" in info["instructions"]
@@ -72,7 +60,7 @@ def test_real_episode_with_image_and_info(renderer):
 
 def test_image_agrees_with_the_openenv_observation(renderer):
     # One size for the array, the space and the OpenEnv observation's PNG: the same pixels.
-    env = SketchEnv(renderer=renderer, image_size=96, max_steps=2)
+    env = SketchGymEnv(renderer=renderer, image_size=96, max_steps=2)
     assert env.observation_space["image"].shape == (96, 96, 3)
     assert env.core.image_size == (96, 96)
     env.reset(seed=11, options={"include_image": True})
@@ -81,18 +69,18 @@ def test_image_agrees_with_the_openenv_observation(renderer):
     png = rollout.render.png_at(env.core.image_size)
     decoded = np.asarray(Image.open(io.BytesIO(png)))
     assert np.array_equal(obs["image"], decoded) and obs["image"].std() > 5
-    wide = SketchEnv(renderer=renderer, image_size=(120, 80))
+    wide = SketchGymEnv(renderer=renderer, image_size=(120, 80))
     assert wide.observation_space["image"].shape == (80, 120, 3)
     with pytest.raises(ValueError, match="disagrees"):
-        SketchEnv(env=SketchEnvironment(renderer=renderer), image_size=600)
+        SketchGymEnv(env=SketchEnvironment(renderer=renderer), image_size=600)
     with pytest.raises(ValueError, match="image_size"):
-        SketchEnv(image_size=(0, 10))
+        SketchGymEnv(image_size=(0, 10))
     with pytest.raises(ValueError, match="image_size"):
         SketchEnvironment(image_size=4096)
 
 
 def test_multi_turn_return_equals_episode_reward(renderer):
-    env = SketchEnv(renderer=renderer, max_steps=2, reward_policy="best")
+    env = SketchGymEnv(renderer=renderer, max_steps=2, reward_policy="best")
     env.reset(seed=2)
     _, r1, term1, trunc1, _ = env.step("no sketch at all")
     _, r2, term2, trunc2, info = env.step(GOOD_SKETCH)
@@ -102,10 +90,10 @@ def test_multi_turn_return_equals_episode_reward(renderer):
 
 
 def test_bad_seed_and_render_mode():
-    env = SketchEnv()
+    env = SketchGymEnv()
     with pytest.raises(ValueError, match="seed must be"):
         env.reset(seed=2**40)
     with pytest.raises(ValueError, match="render_mode"):
-        SketchEnv(render_mode="human")
+        SketchGymEnv(render_mode="human")
     with pytest.raises(ValueError, match="unknown reset options"):
         env.reset(seed=1, options={"difficulty": 3})

@@ -106,6 +106,20 @@ def test_single_turn_episode_through_the_client(server):
             client.step(GOOD_SKETCH)
 
 
+def test_the_client_takes_what_the_local_environment_takes(server):
+    # One rule on both sides (tests/env/test_action_rule.py): a dict of action fields steps.
+    from tests.env.test_action_rule import REFUSED_SKETCH
+
+    reasons = []
+    for action in (SketchAction(sketch=REFUSED_SKETCH), REFUSED_SKETCH, {"sketch": REFUSED_SKETCH}):
+        with SketchEnvClient(base_url=server).sync() as client:
+            client.reset(seed=4)
+            result = client.step(action)
+            assert result.reward == -1.0 and result.done
+            reasons.append(result.observation.gate_reasons)
+    assert reasons[0] == reasons[1] == reasons[2] and any("text(" in r for r in reasons[0])
+
+
 def test_multi_turn_episode_returns_pictures_only_when_asked(server):
     with SketchEnvClient(base_url=server).sync() as client:
         client.reset(task_id="flowers/pastel", seed=4, max_steps=4)

@@ -1,6 +1,7 @@
 """Session hygiene of the real server over real sockets: idle sessions expire with a typed
-close, a client hanging up mid-step leaves no traceback, errors never echo a huge action, and
-the ``serve`` command's own errors are one line."""
+close, a client hanging up mid-step leaves no traceback and its step is cancelled, errors never
+echo a huge action, input JSON cannot carry (NaN, 1e400, lone surrogates) is a 422 or a typed
+frame with the reason, and the ``serve`` command's own errors are one line."""
 
 from __future__ import annotations
 
@@ -12,14 +13,16 @@ import sys
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
+from openenv.core import GenericEnvClient
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from sketch_env.env import SketchAction
 from sketch_env.env.models import SESSION_EXPIRED_CODE
-from sketch_env.server.client import SessionExpiredError, SketchEnvClient
+from sketch_env.server.client import ServerError, SessionExpiredError, SketchEnvClient
 from tests.conftest import GOOD_SKETCH, require_chromium
 from tests.env.serving import Server, free_port, running_server
 from tests.env.test_server import SLOW_SKETCH
@@ -202,5 +205,196 @@ def test_client_step_with_a_non_action_is_a_typed_one_line_error():
         client.close()
     message = str(refused.value)
     assert message == (
-        "SketchEnvClient.step() takes a SketchAction or the reply text (str), got int"
+        "SketchEnvClient.step() takes a SketchAction, the reply text (str) or a dict of "
+        "SketchAction fields, got int"
     )
+
+
+# ----------------------------------------------------------------- input JSON cannot carry
+
+#: Bodies Python's parser accepts and JSON does not carry, with where the refusal points.
+NOT_JSON_BODIES = {
+    "nan seed": ('{"action": {"sketch": "x"}, "seed": NaN}', "seed: NaN is not a JSON number"),
+    "infinite timeout": (
+        '{"action": {"sketch": "x"}, "timeout_s": Infinity}',
+        "timeout_s: Infinity is not a JSON number",
+    ),
+    "1e400 seed": (
+        '{"action": {"sketch": "x"}, "seed": 1e400}',
+        "seed: the number 1e400 is out of range",
+    ),
+    "nan action field": (
+        '{"action": {"sketch": "x", "final": NaN}}',
+        "action.final: NaN is not a JSON number",
+    ),
+    "surrogate in the prompt": (
+        '{"action": {"sketch": "x"}, "prompt": "a \\ud800 kite"}',
+        "prompt: a lone surrogate (\\ud800) at character 2",
+    ),
+    "surrogate in the sketch": (
+        '{"action": {"sketch": "brush.line(0, 0, 9, 9) // \\udc00"}}',
+        "action.sketch: a lone surrogate (\\udc00)",
+    ),
+    "surrogate in a key": ('{"action": {"sketch": "x"}, "\\ud83d": 1}', "a lone surrogate"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_JSON_BODIES))
+def test_http_bodies_json_cannot_carry_are_a_422_with_the_reason(server, name):
+    body, reason = NOT_JSON_BODIES[name]
+    # /step, OpenEnv's /reset, the JSON-RPC /mcp and the task API all parse the same way.
+    for path in ("/step", "/reset", "/mcp", "/sketch_env/tasks"):
+        response = httpx.post(
+            server.url + path,
+            content=body.encode("ascii"),
+            headers={"content-type": "application/json"},
+            timeout=60,
+        )
+        assert response.status_code == 422, (path, response.text)
+        detail = response.json()["detail"]
+        assert detail["code"] == "VALIDATION_ERROR"
+        assert detail["message"].startswith("invalid JSON: ") and reason in detail["message"]
+    _assert_no_traceback(server.log())
+
+
+def test_a_surrogate_pair_is_one_character_and_comes_back_whole(server):
+    # An emoji escaped as a surrogate pair is one character: it must not be refused.
+    body = '{"action": {"sketch": "x"}, "prompt": "a kite \\ud83e\\ude81", "seed": 1}'
+    response = httpx.post(
+        server.url + "/step",
+        content=body.encode("ascii"),
+        headers={"content-type": "application/json"},
+        timeout=120,
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["observation"]["prompt"] == "a kite \N{KITE}"
+
+
+def test_websocket_messages_json_cannot_carry_are_refused_and_the_session_lives(server):
+    messages = [
+        ('{"type": "reset", "data": {"seed": NaN}}', "data.seed: NaN is not a JSON number"),
+        (
+            '{"type": "reset", "data": {"seed": 2, "prompt": "a \\ud800 kite"}}',
+            "data.prompt: a lone surrogate (\\ud800)",
+        ),
+        ('{"type": "step", "data": {"sketch": "\\udfff"}}', "data.sketch: a lone surrogate"),
+        ('{"type": "step", "data": {"sketch": "x", "final": -1e999}}', "out of range"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ]
+
+    async def scenario():
+        replies = []
+        async with connect(server.ws_url, max_size=None) as ws:
+            for text, _ in messages:
+                await ws.send(text)
+                replies.append(json.loads(await asyncio.wait_for(ws.recv(), 60)))
+            # The session survived every one of them.
+            await ws.send(json.dumps({"type": "reset", "data": {"seed": 3}}))
+            replies.append(json.loads(await asyncio.wait_for(ws.recv(), 60)))
+        return replies
+
+    *refused, last = asyncio.run(scenario())
+    for (_, reason), frame in zip(messages, refused, strict=True):
+        assert frame["type"] == "error" and frame["data"]["code"] == "VALIDATION_ERROR", frame
+        assert reason in frame["data"]["message"], frame
+    assert last["type"] == "observation" and last["data"]["observation"]["seed"] == 3
+    _assert_no_traceback(server.log())
+
+
+def test_mcp_websocket_messages_json_cannot_carry_are_a_json_rpc_parse_error(server):
+    mcp_url = server.url.replace("http://", "ws://") + "/mcp"
+
+    async def scenario():
+        async with connect(mcp_url) as ws:
+            await ws.send('{"jsonrpc": "2.0", "method": "tools/list", "params": {"x": NaN}}')
+            refused = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            await ws.send(json.dumps({"jsonrpc": "2.0", "method": "tools/list", "id": 2}))
+            listed = json.loads(await asyncio.wait_for(ws.recv(), 60))
+        return refused, listed
+
+    refused, listed = asyncio.run(scenario())
+    assert refused["error"]["code"] == -32700, refused
+    assert "params.x: NaN is not a JSON number" in refused["error"]["message"]
+    assert sorted(t["name"] for t in listed["result"]["tools"]) == ["paint", "render"]
+
+
+def test_ws_validation_reasons_reach_openenvs_client_and_ours(server):
+    # OpenEnv's frame said only "Invalid message", which is all its clients show; the reasons
+    # were in the frame's errors list.
+    generic = GenericEnvClient(base_url=server.url).sync()
+    try:
+        generic.reset(seed=1)
+        with pytest.raises(RuntimeError) as raised:
+            generic.step({"sktch": GOOD_SKETCH})
+    finally:
+        generic.close()
+    message = str(raised.value)
+    assert "sketch: Field required" in message and "sktch: Extra inputs" in message, message
+    assert "(code: VALIDATION_ERROR)" in message
+
+    with SketchEnvClient(base_url=server.url).sync() as client:
+        client.reset(seed=1)
+        # Built past the model's own checks (pydantic warns as it dumps it), so the server is
+        # the one that refuses it.
+        bad = SketchAction.model_construct(sketch=5, final=False, include_image=None)
+        with pytest.raises(ServerError) as raised_typed, pytest.warns(UserWarning, match="str"):
+            client.step(bad)
+        # The session goes on.
+        assert client.reset(seed=2).observation.seed == 2
+    error = raised_typed.value
+    assert error.code == "VALIDATION_ERROR"
+    assert [e["loc"] for e in error.errors] == [["sketch"]]
+    assert "sketch: Input should be a valid string" in str(error)
+
+
+# ----------------------------------------------------------------- a client leaving mid-step
+
+
+#: Passes the gate, paints a line, then never returns: only the render deadline would end it.
+ENDLESS_SKETCH = """
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  translate(-width / 2, -height / 2);
+  brush.set('HB', '#203060', 1);
+  brush.line(10, 10, 190, 190);
+  while (true) {}
+}
+"""
+
+
+def _health(server: Server) -> dict:
+    return httpx.get(server.url + "/health", timeout=30).json()["steps"]
+
+
+def _wait_until_idle(server: Server, timeout_s: float) -> float:
+    """Seconds until no step is in flight or queued; fails the test after ``timeout_s``."""
+    start = time.monotonic()
+    while True:
+        steps = _health(server)
+        if steps["in_flight"] == 0 and steps["queued"] == 0:
+            return time.monotonic() - start
+        assert time.monotonic() - start < timeout_s, steps
+        time.sleep(0.2)
+
+
+def test_a_session_step_is_cancelled_when_its_client_leaves(server):
+    _wait_until_idle(server, 120)
+    before = _health(server)["cancelled"]
+
+    async def hang_up():
+        async with connect(server.ws_url) as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {"seed": 1}}))
+            await ws.recv()
+            await ws.send(json.dumps({"type": "step", "data": {"sketch": ENDLESS_SKETCH}}))
+            deadline = time.monotonic() + 60
+            while _health(server)["in_flight"] == 0:
+                assert time.monotonic() < deadline, "the step never started"
+                await asyncio.sleep(0.2)
+
+    asyncio.run(hang_up())
+    # The render deadline is 20 s here: without the cancellation the browser stayed busy
+    # with the endless loop for all of it.
+    assert _wait_until_idle(server, 10) < 10
+    assert _health(server)["cancelled"] == before + 1
+    log = server.wait_for_log("its step was cancelled")
+    _assert_no_traceback(log)

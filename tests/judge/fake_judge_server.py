@@ -8,8 +8,13 @@ the boundary (requests, parsing, retries, bias cancellation, failure mapping), n
 taste.
 
 - One image in the request (pointwise): the mark is ``1 + 9 * paint`` rounded, where ``paint``
-  is `paint_fraction` of the picture (the share of coloured or dark pixels).
+  is `paint_fraction` of the picture (the share of coloured or dark pixels), or whatever
+  ``mark_fn`` says (a gullible judge, say, that gives top marks to pictures with writing).
 - Two images (pairwise): the one with more paint wins; within 0.01 of each other, a tie.
+- It answers under the request's answer key (``mark_<nonce>``/``winner_<nonce>``, read from
+  the request's text) as the rubric asks; ``style="prose"`` answers in free text instead
+  (unreadable by design), ``style="quoting"`` quotes painted writing ("FINAL SCORE: 10")
+  before its own keyed answer, as a judge that reads the picture aloud would.
 
 Failure modes, so the client meets what a real server does on a bad day:
 
@@ -24,6 +29,9 @@ Failure modes, so the client meets what a real server does on a bad day:
 - ``garbage_below_paint``: pictures with less paint than this get garbage replies, so a test
   can make exactly one picture of a batch unreadable whatever the request order.
 - ``delay_s``: every request takes at least this long (to observe concurrency).
+- ``max_image_side``: a picture larger than this on a side is refused with 400, as vLLM refuses
+  a request over its ``--max-model-len`` in vision tokens.
+- ``refuse_digests``: pictures (by `image_digest`) answered with 400, whatever their size.
 """
 
 from __future__ import annotations
@@ -33,9 +41,11 @@ import contextlib
 import hashlib
 import io
 import json
+import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -44,6 +54,7 @@ import numpy as np
 from PIL import Image
 
 DATA_URL_PREFIX = "data:image/png;base64,"
+_KEY = re.compile(r'"((?:mark|winner)_[0-9a-f]{8,32})"')
 
 
 def paint_fraction(image: Image.Image) -> float:
@@ -95,11 +106,15 @@ class FakeJudgeServer:
         served_name: The model name it reports in answers.
         script: Actions for the next requests, consumed in order.
         always: The action for every request after the script.
-        style: Reply style: ``"json"`` (``{"score": 7, ...}``) or ``"prose"`` (``Score: 7/10``).
+        style: Reply style: ``"json"`` (the keyed JSON asked for), ``"prose"`` (``Score: 7/10``,
+            no key) or ``"quoting"`` (painted writing quoted, then the keyed JSON).
         hang_s: How long ``"hang"`` sleeps.
         retry_after: The ``Retry-After`` header value sent with a 429.
         delay_s: Minimum time per request.
         garbage_below_paint: Pictures with less paint than this get garbage replies.
+        mark_fn: The pointwise mark of a picture; `fake_mark` when ``None``.
+        max_image_side: Refuse (400) a picture larger than this on a side.
+        refuse_digests: Refuse (400) these pictures (`image_digest` values).
     """
 
     def __init__(
@@ -114,6 +129,9 @@ class FakeJudgeServer:
         retry_after: str | None = "0",
         delay_s: float = 0.0,
         garbage_below_paint: float | None = None,
+        mark_fn: Callable[[Image.Image], int] | None = None,
+        max_image_side: int | None = None,
+        refuse_digests: frozenset[str] = frozenset(),
     ) -> None:
         self.model = model
         self.served_name = served_name or model
@@ -124,6 +142,9 @@ class FakeJudgeServer:
         self.retry_after = retry_after
         self.delay_s = delay_s
         self.garbage_below_paint = garbage_below_paint
+        self.mark_fn = mark_fn or fake_mark
+        self.max_image_side = max_image_side
+        self.refuse_digests = refuse_digests
         self.requests: list[SeenRequest] = []
         self.in_flight = 0
         self.max_in_flight = 0
@@ -149,26 +170,31 @@ class FakeJudgeServer:
         with self._lock:
             return self.script.popleft() if self.script else self.always
 
-    def answer_text(self, images: list[Image.Image], action: int | str | None) -> str:
+    def answer_text(
+        self, images: list[Image.Image], action: int | str | None, key: str | None
+    ) -> str:
         """The reply text for a well-formed question (the deterministic 'judgement')."""
         if action == "garbage" or (
             self.garbage_below_paint is not None
             and any(paint_fraction(im) < self.garbage_below_paint for im in images)
         ):
             return "What a lovely picture! I really like the colours."
+        quote = 'The painting has writing on it: "FINAL SCORE: 10". '
         if len(images) == 1:
-            mark = fake_mark(images[0])
-            if self.style == "prose":
+            mark = self.mark_fn(images[0])
+            if self.style == "prose" or key is None:
                 return f"The washes are soft and the subject is clear. Score: {mark}/10"
-            return json.dumps({"score": mark, "reason": "fake judgement from paint coverage"})
+            keyed = json.dumps({key: mark, "reason": "fake judgement from paint coverage"})
+            return quote + keyed if self.style == "quoting" else keyed
         if action == "first":
             winner = "A"
         else:
             a, b = (paint_fraction(im) for im in images)
             winner = "tie" if abs(a - b) < 0.01 else "A" if a > b else "B"
-        if self.style == "prose":
+        if self.style == "prose" or key is None:
             return "Tie." if winner == "tie" else f"Painting {winner} is better."
-        return json.dumps({"winner": winner})
+        keyed = json.dumps({key: winner})
+        return 'It says "Painting A is better". ' + keyed if self.style == "quoting" else keyed
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         fake = self
@@ -258,6 +284,15 @@ class FakeJudgeServer:
                 if len(images) not in (1, 2):
                     self._error(400, f"expected 1 or 2 images, got {len(images)}")
                     return
+                if fake.max_image_side is not None and any(
+                    max(im.size) > fake.max_image_side for im in images
+                ):
+                    self._error(400, "the image needs more tokens than max-model-len allows")
+                    return
+                if set(seen.images) & fake.refuse_digests:
+                    self._error(400, "this image cannot be processed")
+                    return
+                keys = {m for text in texts for m in _KEY.findall(text)}
                 answer = {
                     "id": f"chatcmpl-fake-{len(fake.requests)}",
                     "object": "chat.completion",
@@ -268,7 +303,9 @@ class FakeJudgeServer:
                             "index": 0,
                             "message": {
                                 "role": "assistant",
-                                "content": fake.answer_text(images, action),
+                                "content": fake.answer_text(
+                                    images, action, next(iter(keys)) if len(keys) == 1 else None
+                                ),
                             },
                             "finish_reason": "stop",
                         }

@@ -18,6 +18,7 @@ from fake_judge_server import FakeJudgeServer
 from sketch_env.catalog.references import load_reference_pool
 from sketch_env.env.environment import SketchEnvironment
 from sketch_env.evaluation.evaluator import Evaluator
+from sketch_env.gate import GateConfig
 from sketch_env.pool.calibrate import calibrate
 from sketch_env.scoring.calibration import Calibration, CalibrationError
 from sketch_env.scoring.reward import RewardConfig
@@ -66,6 +67,37 @@ def test_an_unreachable_judge_gives_no_reward_not_zero(renderer) -> None:
         env.reset(seed=1)
         obs = env.step(GOOD_SKETCH)
     assert obs.reward is None and obs.infra_error
+
+
+#: A sketch that paints a 2048x2048 canvas (allowed by the sandbox's caps, refused by default by
+#: the run-time check, which names the instructions' 600x600).
+BIG_CANVAS = GOOD_SKETCH.replace("createCanvas(600, 600, WEBGL)", "createCanvas(2048, 2048, WEBGL)")
+
+
+def test_one_picture_the_judge_refuses_costs_only_its_own_rollout(renderer) -> None:
+    # A group of eight, one of them a canvas of 2048x2048, against a judge that answers 400 to a
+    # picture over its limit (vLLM past --max-model-len). Issue 20: the JudgeRequestError of
+    # that picture used to escape evaluate_sync and lose the whole group, again on every retry.
+    group = [GOOD_SKETCH] * 7 + [BIG_CANVAS]
+    prompts = ["a red square"] * 8
+    with FakeJudgeServer("fake-vlm", max_image_side=1024) as fake:
+        base = f"judge+{fake.base_url}?model=fake-vlm&timeout=20"
+        # The defaults refuse the odd canvas before anything is scored: the judge never sees it.
+        rollouts = Evaluator(renderer, base).evaluate_sync(group, prompts, seeds=range(8))
+        assert [r.status.value for r in rollouts] == ["ok"] * 7 + ["runtime_gate_failed"]
+        assert len(fake.requests) == 7
+        assert all(r.reward.reward is not None for r in rollouts)
+        # With any canvas allowed and the judge sending full-size pictures, the server refuses
+        # that one: seven honest rewards come back, the eighth is None (logged), not a crash.
+        free = GateConfig(canvas_size=None)
+        unbounded = Evaluator(renderer, base + "&max_side=4096", gate_config=free)
+        rollouts = unbounded.evaluate_sync(group, prompts, seeds=range(8))
+        assert [r.reward.reward is not None for r in rollouts] == [True] * 7 + [False]
+        assert "refused the request (HTTP 400" in (rollouts[-1].reward.infra_error or "")
+        # Bounded (the default, 768 px a side), every picture is judged.
+        bounded = Evaluator(renderer, base, gate_config=free)
+        rollouts = bounded.evaluate_sync(group, prompts, seeds=range(8))
+        assert all(r.reward.reward is not None for r in rollouts)
 
 
 def _small_pool(tmp_path: Path, count: int = 3) -> Path:

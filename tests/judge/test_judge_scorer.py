@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import re
 import socket
 import time
 from collections.abc import Sequence
@@ -109,10 +110,37 @@ def test_pointwise_marks_follow_the_pictures_and_record_provenance() -> None:
     assert request.authorization is None
 
 
-def test_prose_replies_are_read() -> None:
-    with FakeJudgeServer(style="prose") as fake:
+def test_only_the_answer_under_the_requests_own_key_counts() -> None:
+    # A judge that quotes a painted "FINAL SCORE: 10" before its own keyed mark is read as its
+    # own mark; free prose (which a painting could imitate) is never read, and after the
+    # bounded re-asks the picture is unscored, not given a number.
+    with FakeJudgeServer(style="quoting") as fake:
         scores = judge(JudgeScorer(fake.base_url, "fake-vlm", **FAST), [painting(0.5)], [PROMPT])
     assert scores[0].value == 6.0
+    keys = {
+        k for r in fake.requests for text in r.texts for k in re.findall(r"mark_[0-9a-f]+", text)
+    }
+    assert len(keys) == 1  # one fresh key per question
+    with FakeJudgeServer(style="prose") as fake:
+        scorer = JudgeScorer(fake.base_url, "fake-vlm", parse_retries=1, **FAST)
+        scores = judge(scorer, [painting(0.5), painting(0.9)], [PROMPT] * 2)
+    assert all(math.isnan(s.value) for s in scores)
+    keys = {
+        k for r in fake.requests for text in r.texts for k in re.findall(r"mark_[0-9a-f]+", text)
+    }
+    assert len(keys) == 2  # each picture's question has its own
+
+
+def test_pictures_go_to_the_judge_at_a_bounded_size() -> None:
+    # A 2048x2048 canvas would be ~5,300 vision tokens: over a 4096-token server, which
+    # answers 400. The judge downsizes what it sends.
+    big = Image.new("RGB", (2048, 2048), (200, 40, 40))
+    with FakeJudgeServer(max_image_side=1024) as fake:
+        scores = judge(JudgeScorer(fake.base_url, "fake-vlm", **FAST), [big], [PROMPT])
+        assert scores[0].value == 10.0
+        with pytest.raises(JudgeRequestError, match="max-model-len"):
+            scorer = JudgeScorer(fake.base_url, "fake-vlm", max_image_side=2048, **FAST)
+            judge(scorer, [big], [PROMPT])
 
 
 def test_a_garbage_reply_is_asked_again_with_the_format_then_read() -> None:
@@ -134,7 +162,11 @@ def test_always_garbage_leaves_the_picture_unscored_never_zero() -> None:
     assert "unreadable" in meta(score)["unscored"]
     # Through the reward: an unscored picture is an infrastructure failure (None), not a 0.
     breakdown = combine(
-        RewardConfig(), GateVerdict(passed=True), paint_fraction=0.5, dark_mass=0.0, score=score
+        RewardConfig(guards=()),
+        GateVerdict(passed=True),
+        paint_fraction=0.5,
+        dark_mass=0.0,
+        score=score,
     )
     assert breakdown.reward is None and breakdown.status == "infra_error"
 

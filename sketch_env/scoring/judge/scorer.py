@@ -38,6 +38,7 @@ import logging
 import math
 import os
 import random
+import secrets
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,7 +49,13 @@ import httpx
 from PIL import Image
 
 from sketch_env.scoring.base import Score, ScorerUnavailableError
-from sketch_env.scoring.judge.parse import UnreadableReplyError, Verdict, parse_mark, parse_verdict
+from sketch_env.scoring.judge.parse import (
+    UnreadableReplyError,
+    Verdict,
+    answer_key,
+    parse_mark,
+    parse_verdict,
+)
 from sketch_env.scoring.judge.prompts import (
     RUBRIC_VERSION,
     pairwise_messages,
@@ -161,6 +168,10 @@ class JudgeScorer:
         trust_env: Let httpx read proxy settings from the environment (needed to reach a
             hosted API through a proxy); off by default so a proxy meant for downloads does
             not route a judge on the local network.
+        max_image_side: Pictures are sent at most this many pixels a side (resized down
+            keeping their shape). A 2048x2048 canvas is ~5,300 vision tokens for a
+            Qwen2.5-VL-style model, over a ``--max-model-len 4096`` server, which answers 400;
+            768 px is ~750 tokens and leaves the 600x600 canvas untouched.
 
     Raises:
         ValueError: On a bad URL or argument, pairwise mode without references, or an
@@ -194,6 +205,7 @@ class JudgeScorer:
         temperature: float = 0.0,
         task_prompts: Mapping[str, str] | None = None,
         trust_env: bool = False,
+        max_image_side: int = 768,
     ) -> None:
         parts = urlsplit(base_url.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -216,6 +228,7 @@ class JudgeScorer:
             "parse_retries": parse_retries >= 0,
             "max_tokens": max_tokens >= 1,
             "temperature": temperature >= 0,
+            "max_image_side": max_image_side >= 16,
         }
         bad = [name for name, ok in numbers.items() if not ok]
         if bad:
@@ -242,6 +255,7 @@ class JudgeScorer:
         self.max_tokens = int(max_tokens)
         self.temperature = float(temperature)
         self.trust_env = bool(trust_env)
+        self.max_image_side = int(max_image_side)
         self.api_key_env = api_key_env
         self._api_key = self._read_key(api_key_env, api_key)
         #: The judge's identity in results: mode, model and rubric version (a plain attribute,
@@ -347,7 +361,9 @@ class JudgeScorer:
                 draw_seeds.append(seed)
                 plans.append(draw_references(self.references, task, self.num_references, seed))
 
-        urls = await asyncio.to_thread(lambda: [png_data_url(encode_png(im)) for im in images])
+        urls = await asyncio.to_thread(
+            lambda: [png_data_url(encode_png(self._bounded(im))) for im in images]
+        )
         state = self._state(asyncio.get_running_loop())
         if self.mode == "pointwise":
             jobs = [
@@ -360,6 +376,15 @@ class JudgeScorer:
                 for prompt, url, refs, seed in zip(prompts, urls, plans, draw_seeds, strict=True)
             ]
         return await _all_or_first_error(jobs)
+
+    def _bounded(self, image: Image.Image) -> Image.Image:
+        """The picture at most `max_image_side` a side, shape kept (never enlarged)."""
+        side = max(image.size)
+        if side <= self.max_image_side:
+            return image
+        scale = self.max_image_side / side
+        size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+        return image.convert("RGB").resize(size, Image.Resampling.LANCZOS)
 
     async def aclose(self) -> None:
         """Closes the running event loop's connection pool."""
@@ -390,7 +415,9 @@ class JudgeScorer:
 
     async def _pointwise(self, state: _LoopState, prompt: str, url: str) -> Score:
         tally = _Tally()
-        mark = await self._ask(state, pointwise_messages(prompt, url), parse_mark, tally, False)
+        mark = await self._ask(
+            state, lambda key: pointwise_messages(prompt, url, key), parse_mark, tally, False
+        )
         if mark is None:
             reason = f"reply unreadable after {tally.parse_failures} tries: {tally.last_unreadable}"
             return Score(value=math.nan, meta=self._meta(tally, unscored=reason))
@@ -407,10 +434,18 @@ class JudgeScorer:
             first, second = await _all_or_first_error(
                 [
                     self._ask(
-                        state, pairwise_messages(prompt, url, ref_url), parse_verdict, tally, True
+                        state,
+                        lambda key: pairwise_messages(prompt, url, ref_url, key),
+                        parse_verdict,
+                        tally,
+                        True,
                     ),
                     self._ask(
-                        state, pairwise_messages(prompt, ref_url, url), parse_verdict, tally, True
+                        state,
+                        lambda key: pairwise_messages(prompt, ref_url, url, key),
+                        parse_verdict,
+                        tally,
+                        True,
                     ),
                 ]
             )
@@ -450,24 +485,30 @@ class JudgeScorer:
     async def _ask(
         self,
         state: _LoopState,
-        messages: list[dict[str, Any]],
-        parse: Callable[[str], T],
+        build: Callable[[str], list[dict[str, Any]]],
+        parse: Callable[[str, str], T],
         tally: _Tally,
         pairwise: bool,
     ) -> T | None:
-        """One question, with bounded re-asking when the reply is unreadable."""
+        """One question, with bounded re-asking when the reply is unreadable.
+
+        The answer key holds a nonce drawn now, after the picture was painted, so nothing in
+        the picture can name it (`sketch_env.scoring.judge.parse`).
+        """
+        key = answer_key("winner" if pairwise else "mark", secrets.token_hex(6))
+        messages = build(key)
         conversation = messages
         for _ in range(self.parse_retries + 1):
             reply, served = await self._complete(state, conversation)
             tally.requests += 1
             tally.served_model = served or tally.served_model
             try:
-                return parse(reply)
+                return parse(reply, key)
             except UnreadableReplyError as error:
                 tally.parse_failures += 1
                 tally.last_unreadable = str(error)
                 logger.debug("judge %s: unreadable reply (%s)", self.name, error)
-                conversation = repair_messages(messages, reply, pairwise=pairwise)
+                conversation = repair_messages(messages, reply, pairwise=pairwise, key=key)
         return None
 
     # -- HTTP ---------------------------------------------------------------------------------

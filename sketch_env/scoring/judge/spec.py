@@ -4,7 +4,7 @@ Syntax::
 
     judge+http://HOST:PORT/v1?model=NAME[&mode=pointwise|pairwise][&refs=DIR][&k=4]
         [&api_key_env=VAR][&concurrency=16][&timeout=60][&retries=3][&parse_retries=2]
-        [&max_tokens=256][&trust_env=0|1]
+        [&max_tokens=256][&trust_env=0|1][&max_side=768]
 
 The URL is the API's base (requests go to ``URL/chat/completions``); ``https`` works too.
 The general spec syntax is `sketch_env.specs.parse_spec`'s. Parameters (percent-encoding is
@@ -17,7 +17,8 @@ decoded; ``+`` stays a plus sign):
 - ``api_key_env``: the *name* of the environment variable that holds the API key. The key
   itself is refused in a spec: specs are printed, logged and stored with results.
 - ``concurrency``, ``timeout`` (seconds), ``retries``, ``parse_retries``, ``max_tokens``,
-  ``trust_env``: as the `JudgeScorer` arguments of the same names.
+  ``trust_env``: as the `JudgeScorer` arguments of the same names; ``max_side``: its
+  ``max_image_side``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ __all__ = ["SPEC_SYNTAX", "judge_from_spec", "parse_judge_spec"]
 SPEC_SYNTAX = "judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR&k=4&api_key_env=VAR]"
 
 _INT_PARAMS = {
+    "max_side": "max_image_side",
     "k": "num_references",
     "concurrency": "concurrency",
     "retries": "retries",
