@@ -33,6 +33,12 @@ from tests.conftest import require_chromium
 
 REFS = load_reference_pool()
 REF_IDS = [ref.id for ref in REFS]
+
+# The one render of the whole pool (`pool_renders`) runs in the setup of whichever test asks
+# for it first, and pytest-timeout counts setup: 96 references, about 650 s of single-browser
+# render time as measured on llvmpipe, on two browsers, take longer than the suite's 300 s
+# default on a loaded 2-core machine. A hang still fails, later.
+pytestmark = pytest.mark.timeout(1500)
 #: Below this paint fraction the reward calls a picture blank. A sparse weak ink drawing
 #: paints about 1.5 % of its paper; every reference must stay above the line.
 BLANK_BELOW = RewardConfig().blank_below
