@@ -47,14 +47,17 @@ TABLE_PAGE = "table.html"
 
 _CSS = """
 table.pool { table-layout: fixed; }
-table.pool th.tier { width: 31%; }
-table.pool th.task { width: 7%; }
+table.pool th.tier { width: 29%; }
+table.pool th.task { width: 13%; }
+/* The shared sheet keeps headers on one line (the sortable table's); a row header here holds
+   the task's whole prompt, which must wrap inside its column, not run under the cards. */
+table.pool th[scope="row"] { white-space: normal; overflow-wrap: anywhere; }
 .taskname { font-weight: 600; }
 .taskprompt { color: var(--muted); font-size: 12px; margin-top: 4px; }
 .refs { display: flex; gap: 8px; flex-wrap: wrap; }
-.ref { width: 214px; margin: 0; padding: 6px; background: #fff; border: 1px solid var(--line);
+.ref { width: 192px; margin: 0; padding: 6px; background: #fff; border: 1px solid var(--line);
        border-radius: 6px; font-size: 12px; }
-.ref img, .ref .nopic { width: 200px; height: 200px; }
+.ref img, .ref .nopic { width: 180px; height: 180px; }
 .ref img { object-fit: contain; display: block; background: #fff; }
 .ref .prompt { margin: 4px 0; }
 .meta { display: grid; grid-template-columns: auto 1fr; gap: 0 6px; margin: 4px 0;
