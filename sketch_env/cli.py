@@ -35,7 +35,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "sketch_env.rewardcheck.cli",
         "measure the reward: tiers, degradations and hacks it must order correctly",
     ),
-    "pool": ("sketch_env.pool.cli", "list the reference pool, or re-render and re-measure it"),
+    "pool": (
+        "sketch_env.pool.cli",
+        "the reference pool: list, re-measure, show, calibrate, export for SFT",
+    ),
     "serve": ("sketch_env.server.cli", "serve the environment over OpenEnv HTTP/WebSocket"),
     "manifest": ("sketch_env.server.manifest", "write the OpenEnv manifest (openenv.yaml)"),
     "bench": ("sketch_env.bench_cli", "renderer vs baseline benchmark (needs a checkout)"),

@@ -1,4 +1,4 @@
-"""List the reference pool, or re-render it and refresh its measured metadata.
+"""List the reference pool, re-measure it, look at it, calibrate on it, export it for SFT.
 
 Examples:
     sketch-env pool list
@@ -6,6 +6,8 @@ Examples:
     sketch-env pool refresh                    # 3 repeats, rewrites reference_pool/pool.json
     sketch-env pool refresh --repeats 1 --id trees-charcoal-oak --dry-run
     sketch-env pool refresh --scorer hpsv3     # on a GPU machine with the HPSv3 service up
+    sketch-env pool gallery --out runs/pool    # every reference, tasks x tiers, in index.html
+    sketch-env pool export-sft runs/sft        # love + ok as prompt -> reply pairs for SFT
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import json
 import sys
 from typing import Any
 
-from sketch_env.render.options import add_render_options, render_config_from_args
+from sketch_env.catalog.references import MEASURE_SEED, TIERS
+from sketch_env.render.options import add_render_options, render_config_from_args, seed_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="pool_command", metavar="ACTION", required=True)
 
     listing = sub.add_parser("list", help="list the references and their measured metadata")
-    listing.add_argument("--tier", choices=["love", "ok", "weak"], help="only this tier")
+    listing.add_argument("--tier", choices=TIERS, help="only this tier")
     listing.add_argument("--task", help="only this task id, e.g. flowers/watercolour")
     listing.add_argument("--json", action="store_true", help="print JSON instead of a table")
     listing.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
@@ -62,6 +65,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     cal.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
     add_render_options(cal, renderer_spec=True)
+
+    gallery = sub.add_parser(
+        "gallery",
+        help="render every reference into a page of tasks (rows) by tiers (columns)",
+    )
+    gallery.add_argument(
+        "--out", metavar="DIR", help="output folder (default: runs/pool-gallery-YYYYmmdd-HHMMSS)"
+    )
+    gallery.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
+    gallery.add_argument("--scorer", default="heuristic", help="scorer spec (default heuristic)")
+    gallery.add_argument(
+        "--seed",
+        type=seed_argument,
+        default=MEASURE_SEED,
+        help=f"render seed (default {MEASURE_SEED}, the one the metadata was measured with)",
+    )
+    gallery.add_argument("--title", help="the page title")
+    gallery.add_argument("--quiet", action="store_true", help="no progress line")
+    # The deadline of a measurement: a heavy watercolour on a loaded machine needs more than
+    # the 30 s a policy's sketch gets.
+    add_render_options(gallery, defaults={"deadline_s": 60.0})
+
+    sft = sub.add_parser(
+        "export-sft",
+        help="write references as prompt -> reply pairs (JSONL and a datasets dataset) for SFT",
+    )
+    sft.add_argument("directory", metavar="DIR", help="output folder")
+    sft.add_argument(
+        "--tiers",
+        default="love,ok",
+        help="comma-separated tiers to export (default love,ok)",
+    )
+    sft.add_argument(
+        "--prompts",
+        choices=["both", "task", "reference"],
+        default="both",
+        help="the user turn asks for the reference's task prompt (what RL asks), its own "
+        "prompt (what the sketch paints), or both as two rows (default)",
+    )
+    sft.add_argument("--seed", type=int, default=0, help="seed of the row shuffle (default 0)")
+    sft.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
+    sft.add_argument(
+        "--no-dataset",
+        action="store_true",
+        help="write only sft.jsonl (no `datasets` package needed)",
+    )
 
 
 def _run_list(args: argparse.Namespace) -> int:
@@ -172,11 +221,91 @@ def _run_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_gallery(args: argparse.Namespace) -> int:
+    import datetime as _dt
+    from pathlib import Path
+
+    from sketch_env.catalog.references import ReferencePoolError
+    from sketch_env.evaluation.evaluator import Evaluator
+    from sketch_env.pool.gallery import write_pool_gallery
+    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
+    from sketch_env.render.renderer import SketchRenderer
+    from sketch_env.scoring.spec import make_scorer
+
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out or Path("runs") / f"pool-gallery-{stamp}")
+
+    def progress(done: int, total: int) -> None:
+        if not args.quiet:
+            print(f"\rrendered {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+
+    try:
+        scorer = make_scorer(args.scorer)
+        config = render_config_from_args(args)
+        with SketchRenderer(config) as renderer:
+            result = write_pool_gallery(
+                Evaluator(renderer, scorer),
+                out,
+                path=args.pool_dir,
+                seed=args.seed,
+                title=args.title,
+                progress=progress,
+            )
+    except (BrowserNotFoundError, BackendUnavailableError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    except (ReferencePoolError, OSError, ValueError, ImportError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    failed = result.failed()
+    if failed:
+        # A reference that no longer renders is what this page is for finding: say so loudly.
+        print(
+            f"error: {len(failed)} reference(s) did not render ok or were not scored: "
+            + ", ".join(failed),
+            file=sys.stderr,
+        )
+    print(f"{len(result.records)} references in {result.seconds:.1f} s", file=sys.stderr)
+    # The page's path goes to stdout, alone, as `sketch-env rollout` prints its gallery.
+    print(f"gallery: {result.index_path.resolve()}")
+    return 1 if failed else 0
+
+
+def _run_export_sft(args: argparse.Namespace) -> int:
+    from sketch_env.catalog.references import ReferencePoolError
+    from sketch_env.pool.sft import PROMPT_SOURCES, export_sft
+
+    tiers = [t.strip() for t in args.tiers.split(",") if t.strip()]
+    prompts = PROMPT_SOURCES if args.prompts == "both" else (args.prompts,)
+    try:
+        export = export_sft(
+            args.directory,
+            tiers=tiers,
+            prompts=prompts,
+            seed=args.seed,
+            path=args.pool_dir,
+            dataset=not args.no_dataset,
+        )
+    except (ReferencePoolError, OSError, ValueError, ImportError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(export.to_dict(), indent=2))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
-    """Runs ``pool list``, ``refresh`` or ``calibrate``; refresh exits 1 if any reference
-    failed."""
-    if args.pool_command == "list":
-        return _run_list(args)
-    if args.pool_command == "calibrate":
-        return _run_calibrate(args)
-    return _run_refresh(args)
+    """Runs a ``pool`` action.
+
+    Returns:
+        0 on success; 1 when ``refresh`` or ``gallery`` found a reference that did not render
+        ok; 2 for bad input (a malformed pool, an unknown tier, a missing package); 3 when no
+        browser can start.
+    """
+    actions = {
+        "list": _run_list,
+        "refresh": _run_refresh,
+        "calibrate": _run_calibrate,
+        "gallery": _run_gallery,
+        "export-sft": _run_export_sft,
+    }
+    return actions[args.pool_command](args)
