@@ -573,7 +573,11 @@ class AnchoredScorer:
 
     def _measure(self, feats: PictureFeatures, anchor: _Anchor) -> dict[str, float]:
         """Each group's distance to the second-nearest reference of its scope, in its unit."""
-        raw = [_group_distances(feats, r.features) for r in self.references]
+        # Only the references in scope: the rest of the pool would be measured for nothing.
+        raw = {
+            i: _group_distances(feats, self.references[i].features)
+            for i in {*anchor.task_refs, *anchor.medium_refs}
+        }
         out: dict[str, float] = {}
         for group, scope in GROUPS.items():
             members = anchor.task_refs if scope == "task" else anchor.medium_refs
@@ -583,7 +587,9 @@ class AnchoredScorer:
 
     def typical(self, prompt: str) -> float:
         """The full-marks line: the references' own distances at ``typical_quantile``."""
-        anchor = self._anchor(prompt)
+        return self._typical_of(self._anchor(prompt))
+
+    def _typical_of(self, anchor: _Anchor) -> float:
         if anchor.label not in self._typical:
             # A reference measured this way is left out of its own comparison: its nearest
             # reference is itself, at distance zero.
@@ -609,7 +615,7 @@ class AnchoredScorer:
         anchor = self._anchor(prompt)
         groups = self._measure(picture_features(image), anchor)
         distance = sum(groups.values())
-        typical = self.typical(prompt)
+        typical = self._typical_of(anchor)
         value = _TOP * math.exp(-max(0.0, distance - typical) / self.kappa)
         terms = [("distance", distance), ("typical", typical)]
         terms += [(f"{g}_distance", d) for g, d in groups.items()]
