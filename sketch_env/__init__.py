@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from sketch_env.scoring.base import ScorerUnavailableError
     from sketch_env.scoring.reward import RewardConfig
 
-__version__ = "0.1.0"
+from sketch_env.install import VERSION as __version__
 
 __all__ = [
     "BackendUnavailableError",

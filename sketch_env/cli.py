@@ -66,10 +66,9 @@ def version_line() -> str:
     Returns:
         E.g. ``"sketch-env 0.1.0 (openenv-sketch-env, Python 3.11.7)"``.
     """
-    from sketch_env import __version__
-    from sketch_env.install import DIST
+    from sketch_env.install import DIST, VERSION
 
-    return f"sketch-env {__version__} ({DIST}, Python {platform.python_version()})"
+    return f"sketch-env {VERSION} ({DIST}, Python {platform.python_version()})"
 
 
 def build_parser(name: str) -> argparse.ArgumentParser:

@@ -31,6 +31,8 @@ __all__ = [
 #: The distribution's name (what ``pip show`` and ``importlib.metadata`` know it by); the
 #: import name is ``sketch_env``.
 DIST = "openenv-sketch-env"
+#: The distribution's version (pyproject.toml says the same; `sketch_env.__version__` is this).
+VERSION = "0.1.0"
 
 #: Each optional extra's requirements, as ``pyproject.toml`` declares them.
 EXTRAS: dict[str, tuple[str, ...]] = {

@@ -196,7 +196,9 @@ ALLOWED.update(
         "cli": _BELOW_FRONT_ENDS,
         "bench_cli": _BELOW_FRONT_ENDS,
         "examples_cli": _BELOW_FRONT_ENDS,
-        "__init__": set(),
+        # The package root is lazy (PEP 562): at import it reads only the version, from the
+        # ground floor, so that front ends need not import the root for it.
+        "__init__": {"install"},
     }
 )
 #: Deprecated aliases of moved modules: they import the new home by design.

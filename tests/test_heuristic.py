@@ -325,3 +325,12 @@ def test_structure_hacks_score_below_every_painting() -> None:
     floor = min(heuristic_terms(rendered(n))["value"] for n in PAINTINGS)
     for image in (_random_colour_confetti(), _random_colour_stripes(), _flat_field()):
         assert heuristic_terms(image)["value"] < floor / 2
+
+
+def test_the_heuristic_has_a_factor_for_every_guard() -> None:
+    # Its own thresholds, but the same detectors: a guard added to the reward must not be
+    # silently missing from the comparison scorer.
+    from sketch_env.scoring.guards import GUARD_NAMES
+    from sketch_env.scoring.heuristic import _FACTORS
+
+    assert tuple(_FACTORS) == GUARD_NAMES

@@ -60,6 +60,7 @@ from sketch_env.catalog.references import TIERS, Reference, load_reference_pool
 from sketch_env.catalog.tasks import get_task
 from sketch_env.errors import SketchEnvError
 from sketch_env.gate import GateConfig, gate_reply
+from sketch_env.install import TRL_INSTALL
 
 __all__ = [
     "DATASETS_INSTALL_HINT",
@@ -85,8 +86,7 @@ DEFAULT_TIERS: tuple[str, ...] = ("love", "ok")
 #: What to install when ``datasets`` is missing. It is the one package the dataset needs
 #: (no torch); the ``trl`` extra brings it along with the trainer that reads it.
 DATASETS_INSTALL_HINT = (
-    "pip install 'datasets>=3' (or the training stack that reads it: install torch, then "
-    "pip install 'openenv-sketch-env[trl]')"
+    f"pip install 'datasets>=3' (or the training stack that reads it: {TRL_INSTALL})"
 )
 
 

@@ -37,9 +37,9 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from sketch_env import __version__
 from sketch_env.catalog.tasks import TASKSET_VERSION, load_tasks
 from sketch_env.evaluation.config import EvaluationConfig
+from sketch_env.install import VERSION
 from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.specs import parse_spec
 
@@ -202,7 +202,7 @@ def build_manifest(
     return {
         "spec_version": 1,
         "name": "sketch_env",
-        "version": __version__,
+        "version": VERSION,
         "description": (
             "Paint with p5.brush code; rendered in headless Chromium and scored (by resemblance "
             "to the task's reference paintings, HPSv3 or a VLM judge)."
