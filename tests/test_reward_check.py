@@ -25,7 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def _cheap_references(count: int) -> list:
     """The cheapest references to render, of at least two tiers."""
     refs = sorted(load_reference_pool(), key=lambda r: r.metadata.get("render_ms") or 0)
-    chosen = refs[:count]
+    # The cheapest of each tier first, so that a pool whose quickest pictures are all weak
+    # (as the 96-reference pool's are) still gives the check pairs to order.
+    firsts = list({r.tier: r for r in reversed(refs)}.values())
+    chosen = sorted(firsts, key=lambda r: r.metadata.get("render_ms") or 0)[:count]
+    chosen += [r for r in refs if r not in chosen][: count - len(chosen)]
     assert count < 2 or len({r.tier for r in chosen}) >= 2
     return chosen
 

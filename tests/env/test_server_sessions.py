@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -185,7 +186,14 @@ def test_a_busy_port_is_reported_before_anything_starts():
         taken.listen()
         out = _serve("--host", "127.0.0.1", "--port", str(port))
     assert out.returncode == 2
-    assert out.stderr.strip() == f"sketch-env serve: port {port} on 127.0.0.1 is already in use"
+    # The message names a port that was free when it was written, and the way out.
+    message = re.fullmatch(
+        rf"sketch-env serve: port {port} on 127\.0\.0\.1 is already in use: stop what holds "
+        r"it, or pass another --port \((\d+); 0 picks a free one\)",
+        out.stderr.strip(),
+    )
+    assert message, out.stderr
+    assert int(message.group(1)) != port
     assert "startup complete" not in out.stdout + out.stderr
 
 
