@@ -109,6 +109,22 @@ def wheel_venv(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     return install_in_venv(built_wheel, tmp_path_factory.mktemp("wheel-venv") / "venv")
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _no_shared_renderer_across_modules() -> Iterator[None]:
+    """Closes the process-wide renderer after each module that left one.
+
+    A module that builds environments with default options starts the shared pool; left open,
+    it makes the next module's environments of another configuration fail (as the library
+    promises: the first configuration wins), so a module's result would depend on the order.
+    """
+    yield
+    from sketch_env.render import renderer as module
+
+    shared = module._shared
+    if shared is not None and not shared.closed and shared._pid == os.getpid():
+        shared.close()
+
+
 @pytest.fixture(scope="session")
 def renderer() -> Iterator[SketchRenderer]:
     """A two-browser pool on the auto-chosen backend with a short deadline."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import statistics
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,7 +36,7 @@ from sketch_env.rewardcheck.search import (
 )
 from tests.conftest import require_chromium
 
-#: One reference, and the cheapest of the pool to render (488 ms on llvmpipe).
+#: A task of four references, none slow to render (1.6-5.7 s on llvmpipe under load).
 TASK = "abstract/charcoal"
 #: Plain p5 calls a compiled genome may make; everything else is p5.brush.
 P5_CALLS = {"setup", "createCanvas", "translate", "background"}
@@ -139,15 +140,17 @@ def search(
         out_dir=out,
         progress=lambda done, total, _: calls.append((done, total)),
     )
-    # The progress callback counts every evaluation, the reference's too.
-    assert calls[-1] == (9, 9) and [d for d, _ in calls] == sorted(d for d, _ in calls)
+    # The progress callback counts every evaluation, the references' too.
+    total = 8 + len(load_reference_pool(task_id=TASK))
+    assert calls[-1] == (total, total) and [d for d, _ in calls] == sorted(d for d, _ in calls)
     return report, out
 
 
 def test_each_mode_runs_its_generations_through_the_environment(search) -> None:
     report, _ = search
     (task,) = report.tasks
-    assert report.evaluations == 8 and report.reference_evaluations == 1
+    refs = load_reference_pool(task_id=TASK)
+    assert report.evaluations == 8 and report.reference_evaluations == len(refs) >= 4
     for mode in ("blind", "references"):
         run = task.runs[mode]
         assert [g.evaluated for g in run.generations] == [2, 2]
@@ -168,12 +171,15 @@ def test_the_references_mode_mutates_the_tasks_references(search, evaluator) -> 
     refs = load_reference_pool(task_id=TASK)
     assert [r.id for r in task.references] == [r.id for r in refs]
     run = task.runs["references"]
-    for c in run.candidates[:2]:
-        assert c.parents == (refs[0].id,) and c.source != refs[0].source and c.ops
-    # The reference's reward is its own, scored against the TASK's prompt with the same seed.
-    (again,) = evaluator.evaluate_sync([refs[0].source], [get_task(TASK).prompt], report.seed)
-    assert task.reference_stats()["median"] == again.reward.reward
-    assert refs[0].prompt != get_task(TASK).prompt
+    # The first generation mutates the references in turn.
+    for c, ref in zip(run.candidates[:2], refs, strict=False):
+        assert c.parents == (ref.id,) and c.source != ref.source and c.ops
+    # The references' rewards are their own, scored against the TASK's prompt with the same seed.
+    again = evaluator.evaluate_sync(
+        [r.source for r in refs], [get_task(TASK).prompt] * len(refs), report.seed
+    )
+    assert task.reference_stats()["median"] == statistics.median(r.reward.reward for r in again)
+    assert all(r.prompt != get_task(TASK).prompt for r in refs)
 
 
 def test_the_same_seed_gives_the_same_programs_and_rewards(search, evaluator) -> None:
