@@ -19,6 +19,7 @@ from typing import Any
 
 from sketch_env.catalog.references import MEASURE_SEED, TIERS
 from sketch_env.render.options import add_render_options, render_config_from_args, seed_argument
+from sketch_env.scoring.spec import DEFAULT_SCORER
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "calibrate",
         help="score every reference with a scorer and write a calibration file for the reward",
     )
-    cal.add_argument("--scorer", default="heuristic", help="scorer spec (default heuristic)")
+    cal.add_argument(
+        "--scorer", default=DEFAULT_SCORER, help=f"scorer spec (default {DEFAULT_SCORER})"
+    )
     cal.add_argument("--seeds", type=int, default=3, metavar="N", help="seeds 0..N-1 (default 3)")
     cal.add_argument(
         "--out", metavar="FILE.json", help="where to write it (default calibration-SCORER.json)"
@@ -74,7 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", metavar="DIR", help="output folder (default: runs/pool-gallery-YYYYmmdd-HHMMSS)"
     )
     gallery.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
-    gallery.add_argument("--scorer", default="heuristic", help="scorer spec (default heuristic)")
+    gallery.add_argument(
+        "--scorer", default=DEFAULT_SCORER, help=f"scorer spec (default {DEFAULT_SCORER})"
+    )
     gallery.add_argument(
         "--seed",
         type=seed_argument,
