@@ -27,6 +27,15 @@ SCANNED = [
 ]
 
 
+def test_the_version_is_the_one_pyproject_declares() -> None:
+    # Written twice (the build reads pyproject.toml; the package reads install.VERSION).
+    import sketch_env
+    from sketch_env.install import VERSION
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    assert VERSION == project["version"] == sketch_env.__version__
+
+
 def test_the_hints_are_the_extras_pyproject_declares() -> None:
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"][
         "optional-dependencies"
