@@ -21,6 +21,7 @@ from PIL import Image
 
 from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.catalog.tasks import Task, get_task
+from sketch_env.errors import InfrastructureError
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.rewardcheck.search.breeding import crossover, mutate_genome
@@ -50,7 +51,7 @@ DEFAULT_TASKS: tuple[str, ...] = (
 )
 
 
-class SearchInfrastructureError(RuntimeError):
+class SearchInfrastructureError(InfrastructureError):
     """The search could not measure a task: its references got no reward (browser or scorer
     down), so there is no baseline to compare with."""
 
