@@ -190,7 +190,7 @@ ALLOWED.update(
         "trl": _BELOW_FRONT_ENDS | {"env"},
         "rollout": _BELOW_FRONT_ENDS,
         # The pool's gallery renders the pool through the rollout runner and draws its page
-        # with the rollout gallery's shell (docs/design.md §9).
+        # with the galleries' page module, rollout/page.py (docs/design.md §9).
         "pool": _BELOW_FRONT_ENDS | {"rollout"},
         "rewardcheck": _BELOW_FRONT_ENDS,
         "doctor": _BELOW_FRONT_ENDS | {"trl"},
