@@ -5,10 +5,9 @@ the main ``sketch_env`` environment: ``hpsv3`` 1.0.0 pins ``transformers==4.45.2
 top-level packages named ``evaluate`` and ``generate``, so it cannot share an environment with a
 current TRL (docs/design.md §4). It is started as a script (``python -I service.py ...``) by
 ``sketch-env hpsv3 serve``, so it imports only the standard library and what that venv holds,
-and of ``sketch_env`` one file: ``errors.py`` (standard library only, loaded by path), so that
-its exceptions are in the package's tree (`_package_errors`). Heavy imports (torch, hpsv3,
-fastapi) happen inside functions, so ``tinymodel.py`` can load this file for its helpers
-without starting anything.
+and of ``sketch_env`` only ``errors.py`` (by its path), so that its exceptions are in the
+package's tree. Heavy imports (torch, hpsv3, fastapi) happen inside functions, so
+``tinymodel.py`` can load this file for its helpers without starting anything.
 
 Wire protocol (documented in ``docs/hpsv3.md``):
 
@@ -43,7 +42,6 @@ from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 LOG = logging.getLogger("sketch_env.hpsv3.service")
@@ -77,34 +75,18 @@ class Limits:
     max_body_bytes: int = 96 * 1024 * 1024
 
 
-def _package_errors() -> ModuleType:
-    """`sketch_env.errors`, wherever this file runs.
-
-    Imported normally where ``sketch_env`` is installed; in the HPSv3 venv it is not, and
-    ``python -I`` puts neither this folder nor the package on ``sys.path``, so the module is
-    loaded from its file, two folders up (it imports only the standard library).
-
-    Raises:
-        ImportError: If neither works (this file was copied out of the package).
-    """
-    try:
-        return importlib.import_module("sketch_env.errors")
-    except ImportError:
-        path = Path(__file__).resolve().parents[2] / "errors.py"
-        spec = importlib.util.spec_from_file_location("_sketch_env_errors", path)
-        if spec is None or spec.loader is None or not path.is_file():
-            raise ImportError(f"cannot load sketch_env's exceptions from {path}") from None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-        return module
-
-
 if TYPE_CHECKING:
     from sketch_env.errors import InfrastructureError, SketchEnvError
 else:
-    _errors = _package_errors()
-    InfrastructureError, SketchEnvError = _errors.InfrastructureError, _errors.SketchEnvError
+    try:
+        from sketch_env.errors import InfrastructureError, SketchEnvError
+    except ImportError:  # The HPSv3 venv (`python -I`): sketch_env's errors.py, by its path.
+        _spec = importlib.util.spec_from_file_location(
+            "_sketch_env_errors", Path(__file__).resolve().parents[2] / "errors.py"
+        )
+        _errors = importlib.util.module_from_spec(_spec)
+        _spec.loader.exec_module(_errors)
+        InfrastructureError, SketchEnvError = _errors.InfrastructureError, _errors.SketchEnvError
 
 
 class BadRequest(SketchEnvError):
