@@ -12,19 +12,29 @@ leaves out of the loss instead of teaching the policy something false (docs/desi
     ├── InfrastructureError           the environment failed, not the policy (reward None)
     │   ├── ScorerUnavailableError    a scorer could not answer (sketch_env.scoring)
     │   │   └── JudgeRequestError     a judge refused a request (400: picture too large, ...)
-    │   └── BrowserFailure            a browser failed during an attempt (retried)
+    │   ├── BrowserFailure            a browser failed during an attempt (retried)
+    │   ├── SearchInfrastructureError the reward search's references got no reward
+    │   └── OverloadedError           the HPSv3 service ran out of device memory (a 503)
     ├── SetupError                    something is missing here; the message says what to run
     │   ├── BrowserNotFoundError
     │   ├── BackendUnavailableError
     │   ├── MissingExtraError         an optional extra is not installed (also an ImportError)
     │   └── HPSv3VenvMissingError, HPSv3SetupError
-    ├── UnknownTaskError              (also a ValueError)
-    ├── ReferencePoolError            (also a ValueError)
-    ├── CalibrationError              (also a ValueError)
-    └── EpisodeError                  (also a RuntimeError)
+    ├── UnknownTaskError, ReferencePoolError, CalibrationError, ReadbackError,
+    │   SFTExportError, UnreadableReplyError                      (each also a ValueError)
+    ├── EpisodeError                  (also a RuntimeError)
+    ├── ServerError                   an error frame from the server (also a RuntimeError)
+    │   └── ServerBusyError           the server is full; retryable
+    ├── SessionExpiredError, ClientGoneError                 (each also a ConnectionError)
+    ├── QueueFullError                the server's step queue is full (HTTP 429)
+    ├── StrictJSONError               JSON that JSON does not carry (also a ValueError)
+    └── BadRequest                    input the HPSv3 service refuses (a 4xx)
 
-Import them from here or from ``sketch_env``; each is also importable from the module that
-raises it.
+The four defined here are also importable from ``sketch_env``, as are
+`ScorerUnavailableError`, `BrowserNotFoundError` and `BackendUnavailableError`; every other
+class lives in the module that raises it. A class that is also a built-in exception keeps that
+base, so code that catches the built-in keeps working (``tests/test_architecture.py`` holds
+every exception class the package defines to this tree).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import builtins
 import json
 import subprocess
 import sys
@@ -189,7 +190,7 @@ ALLOWED.update(
         "trl": _BELOW_FRONT_ENDS | {"env"},
         "rollout": _BELOW_FRONT_ENDS,
         # The pool's gallery renders the pool through the rollout runner and draws its page
-        # with the rollout gallery's shell (docs/design.md §9).
+        # with the galleries' page module, rollout/page.py (docs/design.md §9).
         "pool": _BELOW_FRONT_ENDS | {"rollout"},
         "rewardcheck": _BELOW_FRONT_ENDS,
         "doctor": _BELOW_FRONT_ENDS | {"trl"},
@@ -303,3 +304,81 @@ def test_the_cycle_check_finds_a_cycle_held_apart_by_function_level_imports() ->
     assert any(
         {"sketch_env.catalog.references", "sketch_env.scoring.spec"} <= set(c) for c in cycles
     )
+
+
+#: Imports every module of the package and prints, as JSON, the exception classes each defines
+#: (at module level or nested in a class) that are not under `SketchEnvError`, the names of
+#: those that are, and the modules that could not be imported for a missing third-party package.
+_EXCEPTIONS_SCRIPT = """
+import importlib, inspect, json, pkgutil, warnings
+import sketch_env
+from sketch_env.errors import SketchEnvError
+
+outside, under, unimportable = [], set(), []
+
+def classes(owner):
+    for value in vars(owner).values():
+        if inspect.isclass(value):
+            yield value
+            yield from classes(value)
+
+for info in pkgutil.walk_packages(sketch_env.__path__, "sketch_env."):
+    if info.name.endswith("__main__"):
+        continue
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = importlib.import_module(info.name)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").startswith("sketch_env"):
+            raise
+        unimportable.append(info.name)
+        continue
+    for cls in classes(module):
+        if cls.__module__ != info.name or not issubclass(cls, BaseException):
+            continue
+        if issubclass(cls, SketchEnvError):
+            under.add(cls.__name__)
+        else:
+            outside.append(f"{info.name}.{cls.__qualname__}")
+print(json.dumps({"outside": outside, "under": sorted(under), "unimportable": unimportable}))
+"""
+
+
+def _looks_like_an_exception(base: ast.expr) -> bool:
+    """Whether a base class, read in the source, names a built-in exception or is named like
+    one."""
+    name = ast.unparse(base).rsplit(".", 1)[-1]
+    value = getattr(builtins, name, None)
+    return (isinstance(value, type) and issubclass(value, BaseException)) or name.endswith(
+        ("Error", "Exception", "Failure")
+    )
+
+
+def test_every_exception_is_under_the_root() -> None:
+    # At run time: every exception class a module defines, once imported (a subprocess, so the
+    # heavy modules stay out of this one).
+    out = subprocess.run(
+        [sys.executable, "-c", _EXCEPTIONS_SCRIPT], capture_output=True, text=True, cwd=ROOT
+    )
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    assert found["outside"] == [], "derive these from sketch_env.errors.SketchEnvError"
+    assert {"SketchEnvError", "InfrastructureError", "ServerError", "QueueFullError"} <= set(
+        found["under"]
+    )
+    # In the source: classes run time cannot reach (defined in a function, or in a module whose
+    # optional dependency is not installed here) whose base reads as an exception must name a
+    # base that is under the root.
+    under = set(found["under"])
+    stray = []
+    for path in sorted((ROOT / "sketch_env").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef) or (
+                path.name == "errors.py" and node.name == "SketchEnvError"
+            ):
+                continue
+            names = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+            if any(_looks_like_an_exception(b) for b in node.bases) and not names & under:
+                stray.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert stray == [], "derive these from sketch_env.errors.SketchEnvError"

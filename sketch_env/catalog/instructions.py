@@ -16,11 +16,13 @@ from collections.abc import Iterable
 
 from sketch_env.catalog.vocabulary import (
     BRUSH_DRAWING_CALLS,
+    BRUSHES,
     CANVAS_SIZE,
     ESCAPE_NAMES,
     PRIMITIVES,
     RAW_GRAPHICS_GLOBALS,
     TEXT_CALLS,
+    VECTOR_FIELDS,
 )
 
 __all__ = [
@@ -128,6 +130,14 @@ _REFUSED = "\n".join(
         ),
     ]
 )
+# The brushes and vector fields, in the vocabulary's order (the reward search draws from the same
+# tuples).
+_BRUSHES = _bullet("Brushes: " + ", ".join(f"'{name}'" for name in BRUSHES) + ".")
+_FIELDS = _bullet(
+    "Vector fields: `brush.field(name)` with "
+    + ", ".join(f"'{name}'" for name in VECTOR_FIELDS[:-1])
+    + f" or '{VECTOR_FIELDS[-1]}'; `brush.noField()`."
+)
 
 POLICY_INSTRUCTIONS = f"""\
 You paint pictures by writing p5.js sketches that draw with the p5.brush library (p5.js 2.x,
@@ -151,8 +161,7 @@ The p5.brush 2.x functions you may use:
 - Stroke: `brush.set(name, color, weight)` picks a brush, colour and weight and turns strokes
   on; `brush.pick(name)`, `brush.stroke(color)`, `brush.strokeWeight(weight)`,
   `brush.noStroke()`.
-- Brushes: 'pen', 'rotring', '2B', 'HB', '2H', 'cpencil', 'pastel', 'crayon', 'charcoal',
-  'spray', 'marker'.
+{_BRUSHES}
 - Lines: `brush.line(x1, y1, x2, y2)`; `brush.spline([[x, y], [x, y, pressure], ...],
   curvature)`; `brush.flowLine(x, y, length, direction)` follows the active vector field;
   `brush.beginStroke('curve', x, y)`, then `brush.move(angle, length, pressure)` as often as
@@ -170,8 +179,7 @@ The p5.brush 2.x functions you may use:
   or `brush.hatch(distance, angle, {{ rand: 0.1, continuous: false, gradient: 0.2 }})`;
   `brush.noHatch()`. Massed tone: `brush.mass(name, color, {{ strength: 0.8 }})` ...
   `brush.noMass()`.
-- Vector fields: `brush.field(name)` with 'hand', 'curved', 'zigzag', 'waves', 'seabed',
-  'spiral' or 'columns'; `brush.noField()`.
+{_FIELDS}
 - Sizes: brush weights are tuned for small canvases; `brush.scaleBrushes(3)` early in
   `setup()` suits a 600x600 canvas.
 - Order and state: lay flat `brush.wash()` areas before textured fills (a wash drawn after a

@@ -69,6 +69,34 @@ BRUSH_DRAWING_HINT = (
     "brush.polygon, brush.beginShape/brush.vertex/brush.endShape or "
     "brush.beginStroke/brush.move/brush.endStroke"
 )
+#: The brushes a sketch may name (``brush.set``, ``brush.pick``, ``brush.hatchStyle``,
+#: ``brush.mass``): the standard set of the vendored p5.brush 2.2.2 (its ``brush.box()``). The
+#: instructions list them in this order, and the reward search (`sketch_env.rewardcheck.search`)
+#: draws from them, so the search paints with exactly what the policy is offered.
+BRUSHES: tuple[str, ...] = (
+    "pen",
+    "rotring",
+    "2B",
+    "HB",
+    "2H",
+    "cpencil",
+    "pastel",
+    "crayon",
+    "charcoal",
+    "spray",
+    "marker",
+)
+#: The vector fields a sketch may switch on with ``brush.field(name)`` (p5.brush 2.2.2's
+#: ``brush.listFields()``), in the order the instructions list them.
+VECTOR_FIELDS: tuple[str, ...] = (
+    "hand",
+    "curved",
+    "zigzag",
+    "waves",
+    "seabed",
+    "spiral",
+    "columns",
+)
 
 
 #: Forbidden names, by issue code. Bare global uses and ``window.NAME`` uses are caught.

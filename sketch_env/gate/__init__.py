@@ -37,7 +37,10 @@ Layout: `verdict` (results and `GateConfig`, plain data), `extract` (finding the
 reply), `syntax` (tree-sitter parsing and positions), `scopes` (which names a sketch declares),
 `brush_api` (the names p5.brush exports, read from the vendored file), `p5_api` (the names
 p5's global mode defines, read likewise), `rules` (the visitor that applies what
-`sketch_env.catalog.vocabulary` refuses, and why) and `check` (the entry points). Importing
+`sketch_env.catalog.vocabulary` refuses, and why, node by node), `nodes` (what a node is, read
+off the tree alone), `program` (the rules on the sketch as a whole: ``setup``, the canvas, a
+brush drawing call), `issues` (the issues found, one per rule and name) and `check` (the entry
+points). Importing
 this package is cheap: the parser loads when a sketch is first checked.
 """
 

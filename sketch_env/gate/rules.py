@@ -1,4 +1,12 @@
-"""The rule visitor: walks a parsed sketch and reports what the `GateConfig` refuses."""
+"""The rule visitor: walks a parsed sketch and reports what the `GateConfig` refuses.
+
+`Checker` makes one pass over the syntax tree with the scope chain at hand and applies the
+per-node rules (names, members, calls, assignments, strings, ``this``). What only the whole
+program can judge (where ``setup`` is, the canvas, a brush drawing call, how many plain shapes)
+is recorded in a `Findings` and judged by `sketch_env.gate.program`; the issues are collected by
+`sketch_env.gate.issues.Issues`, and the questions about a node that need no scope chain are
+`sketch_env.gate.nodes`'.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +19,6 @@ from sketch_env.catalog.vocabulary import (
     ANY_OBJECT_NAMES,
     ANY_OBJECT_PROPERTIES,
     BRUSH_DRAWING_CALLS,
-    BRUSH_DRAWING_HINT,
     BRUSH_RENAMED,
     DATA_URI,
     ERROR_EVENTS,
@@ -24,7 +31,6 @@ from sketch_env.catalog.vocabulary import (
     MUTATING_OBJECT_CALLS,
     NAVIGATING_PROPERTIES,
     P5_API_HANDLES,
-    PRIMITIVE_INSTEAD,
     PRIMITIVES,
     PROTECTED_GLOBALS,
     RAW_GRAPHICS_GLOBALS,
@@ -35,9 +41,21 @@ from sketch_env.catalog.vocabulary import (
     WHY,
 )
 from sketch_env.gate.brush_api import brush_version, known_brush_members
+from sketch_env.gate.issues import Issues
+from sketch_env.gate.nodes import (
+    declared_functions_and_objects,
+    fold_string,
+    in_class_body,
+    is_literal_index,
+    is_member_object,
+    is_this,
+    key_name,
+    used_as_resource,
+)
 from sketch_env.gate.p5_api import p5_global_names
+from sketch_env.gate.program import Findings, check_setup_definitions, whole_program_issues
 from sketch_env.gate.scopes import FUNCTION_TYPES, collect_scopes
-from sketch_env.gate.syntax import LineIndex, name_of, node_text, string_value, unescape_js
+from sketch_env.gate.syntax import LineIndex, name_of, node_text
 from sketch_env.gate.verdict import GateConfig, GateIssue
 
 #: Every name a forbidden API goes by, to escape code or through a computed member.
@@ -58,38 +76,6 @@ FUNCTION_SCOPES = FUNCTION_TYPES - {"arrow_function"}
 _GENERIC_ESCAPE_NAMES = frozenset({"select", "selectAll", "Range"})
 
 
-class Issues:
-    """Collects issues, one per (code, key), keeping the first place and counting the rest."""
-
-    def __init__(self, lines: LineIndex) -> None:
-        self._lines = lines
-        self._first: dict[tuple[str, str], tuple[int, int, str]] = {}
-        self._count: Counter[tuple[str, str]] = Counter()
-
-    def add(self, code: str, key: str, node: tree_sitter.Node | None, message: str) -> None:
-        slot = (code, key)
-        self._count[slot] += 1
-        if slot not in self._first:
-            line, col = self._lines.at(node) if node is not None else (0, 0)
-            self._first[slot] = (line, col, message)
-
-    def __contains__(self, code: str) -> bool:
-        return any(c == code for c, _ in self._first)
-
-    def result(self) -> list[GateIssue]:
-        out = []
-        for slot, (line, col, message) in self._first.items():
-            count = self._count[slot]
-            where = f"{line}:{col}" if line else ""
-            if where and count > 1:
-                where += f" (+{count - 1} more)"
-            text = (
-                message.replace("{where}", where) if where else message.replace(" at {where}", "")
-            )
-            out.append(GateIssue(slot[0], text, line or None, col or None, count))
-        return out
-
-
 class Checker:
     """One pass over the syntax tree, applying every rule with the scope chain at hand."""
 
@@ -100,18 +86,8 @@ class Checker:
         self.scope_names, self.bindings = collect_scopes(root)
         self.shadowed: Counter[str] = Counter()
         self.known = known_brush_members() if config.reject_unknown_brush else frozenset()
-        self.setup_ok = False
-        self.setup_problems: list[tuple[str, tree_sitter.Node, str]] = []
-        self.canvas_calls: list[tree_sitter.Node] = []
-        self.webgl = False
-        self.brush_calls = 0
-        self.brush_drawing = 0
-        self.primitives: Counter[str] = Counter()
-        self.first_primitive: tree_sitter.Node | None = None
-        self.text_uses: list[tree_sitter.Node] = []
-        self.text_font = False
-        self.instance_mode: tree_sitter.Node | None = None
-        self.functions, self.plain_objects = _declared_functions_and_objects(root)
+        self.found = Findings()
+        self.functions, self.plain_objects = declared_functions_and_objects(root)
 
     # The scope chain is tracked with a counter of names declared by enclosing scopes, so a
     # lookup costs O(1) however deeply the code nests.
@@ -126,7 +102,7 @@ class Checker:
         return (name is None or text == name) and self.is_global(text)
 
     def run(self) -> list[GateIssue]:
-        self._check_top_level_setup()
+        check_setup_definitions(self.root, self.config, self.issues, self.found)
         stack: list[tuple[tree_sitter.Node, bool]] = [(self.root, True)]
         while stack:
             node, entering = stack.pop()
@@ -140,7 +116,7 @@ class Checker:
             stack.append((node, False))
             self._visit(node)
             stack.extend((child, True) for child in reversed(node.named_children))
-        self._finish()
+        whole_program_issues(self.config, self.issues, self.found)
         return self.issues.result()
 
     # ----- per-node rules
@@ -166,7 +142,7 @@ class Checker:
             self._this(node)
         elif kind == "pair":
             key = node.child_by_field_name("key")
-            if key is not None and _key_name(key) == "__proto__":
+            if key is not None and key_name(key) == "__proto__":
                 self._escape("builtin_override", "__proto__", node, "`__proto__:` in an object")
         elif kind == "with_statement":
             self._escape("dynamic_access", "with", node, "`with`")
@@ -202,7 +178,7 @@ class Checker:
         ):
             # `typeof fetch`, `x instanceof Function` only inspect; calling or aliasing escapes.
             return
-        if name in GLOBAL_OBJECTS and not _is_member_object(node):
+        if name in GLOBAL_OBJECTS and not is_member_object(node):
             self._escape(
                 "dynamic_access", name, node, f"`{name}` used as a value (an alias or argument)"
             )
@@ -228,17 +204,17 @@ class Checker:
         elif name in RAW_GRAPHICS_GLOBALS or name in RAW_GRAPHICS_PROPERTIES:
             self._raw(name, node)
         elif name == "textFont":
-            self.text_font = True
+            self.found.text_font = True
         elif name in ERROR_HANDLER_PROPERTIES:
             self._error_handler(display, node)
 
     def _primitive(self, name: str, node: tree_sitter.Node) -> None:
-        self.primitives[name] += 1
-        if self.first_primitive is None:
-            self.first_primitive = node
+        self.found.primitives[name] += 1
+        if self.found.first_primitive is None:
+            self.found.first_primitive = node
 
     def _text(self, name: str, node: tree_sitter.Node) -> None:
-        self.text_uses.append(node)
+        self.found.text_uses.append(node)
         if self.config.forbid_text:
             self.issues.add(
                 "text_banned",
@@ -271,7 +247,7 @@ class Checker:
         while parent is not None:
             if parent.type in FUNCTION_SCOPES:
                 # The nearest function that binds `this` decides (arrows take their parent's).
-                return not (parent.type == "method_definition" and _in_class_body(parent))
+                return not (parent.type == "method_definition" and in_class_body(parent))
             if parent.type in ("class_body", "field_definition"):
                 return False
             parent = parent.parent
@@ -337,7 +313,7 @@ class Checker:
         obj, prop = self._property(node)
         global_obj = self._is_global_object(obj)
         if prop is None:
-            if global_obj or _is_this(obj):
+            if global_obj or is_this(obj):
                 what = f"`{node_text(node)[:40]}`"
                 self._escape("dynamic_access", "computed", node, f"computed access {what}")
             return
@@ -365,7 +341,7 @@ class Checker:
         if prop.startswith("__") or (
             prop.startswith("_")
             and prop not in RAW_GRAPHICS_PROPERTIES
-            and not _is_this(obj)
+            and not is_this(obj)
             and not self._is_plain_object(obj)
         ):
             # p5's private members hand out its whole API (`renderer._pInst` is the p5 instance,
@@ -424,9 +400,9 @@ class Checker:
             if prop is None:
                 return
             if self._is_library(obj, "brush"):
-                self.brush_calls += 1
+                self.found.brush_calls += 1
                 if prop in BRUSH_DRAWING_CALLS:
-                    self.brush_drawing += 1
+                    self.found.brush_drawing += 1
             elif self._is_global_object(obj):
                 self._global_call(node, prop, arg_nodes)
             elif prop in ("assign", "replace", "reload") and self._is_location(obj):
@@ -466,9 +442,9 @@ class Checker:
         elif name in ("addEventListener", "dispatchEvent"):
             self._window_event(node, name, args)
         elif name == "createCanvas":
-            self.canvas_calls.append(node)
+            self.found.canvas_calls.append(node)
             if self._webgl_argument(args):
-                self.webgl = True
+                self.found.webgl = True
 
     def _is_function(self, node: tree_sitter.Node) -> bool:
         if node.type in ("arrow_function", "function_expression", "function"):
@@ -551,14 +527,14 @@ class Checker:
         if ctor is None:
             return
         if self._is_library(ctor, "p5"):
-            self.instance_mode = self.instance_mode or node
+            self.found.instance_mode = self.found.instance_mode or node
         elif ctor.type == "member_expression":
             obj, _ = self._property(ctor)
             if self._is_library(obj, "brush"):
-                self.brush_calls += 1
+                self.found.brush_calls += 1
 
     def _this(self, node: tree_sitter.Node) -> None:
-        if _is_member_object(node):
+        if is_member_object(node):
             return
         # `this` may be the global object anywhere (`_this_is_global`): passed on, returned or
         # aliased, it would reach any global unread.
@@ -582,7 +558,7 @@ class Checker:
             if prop in NAVIGATING_PROPERTIES and self._is_location(obj):
                 self._escape("dom_escape", "location", node, f"assigning `location.{prop}`")
             elif prop == "setup" and self._is_global_object(obj):
-                self.setup_ok = True
+                self.found.setup_ok = True
             elif prop in LOADING_PROPERTIES:
                 self._escape("asset_load", prop, node, f"assigning `.{prop}` (it loads a resource)")
             elif prop in ERROR_HANDLER_PROPERTIES:
@@ -596,7 +572,7 @@ class Checker:
             name = name_of(left)
             if name == "setup" and node.type == "assignment_expression":
                 # A sloppy-mode assignment to an undeclared name creates window.setup.
-                self.setup_ok = True
+                self.found.setup_ok = True
             elif name in PROTECTED_GLOBALS or name in _ESCAPE_CODE:
                 self._escape("builtin_override", "assign", node, f"assigning `{name}`")
             elif _is_window_handler(name):
@@ -639,11 +615,11 @@ class Checker:
         value = fold_string(node)
         if value is None:
             return
-        if DATA_URI.match(value) and _used_as_resource(node):
+        if DATA_URI.match(value) and used_as_resource(node):
             self._escape("data_uri", "data:", node, "a `data:` URI used as a resource")
             return
         code = _SUSPICIOUS_STRINGS.get(value)
-        if code is None or _is_literal_index(node):
+        if code is None or is_literal_index(node):
             return
         what = f"a string spelling `{value}` (only useful to reach it by a computed name)"
         if code == "raw_graphics":
@@ -662,260 +638,6 @@ class Checker:
             return prop is not None and name_of(prop) == "WEBGL"
         value = fold_string(renderer)
         return value is not None and value.lower() == "webgl"
-
-    # ----- whole-program rules
-
-    def _check_top_level_setup(self) -> None:
-        """Classifies each definition of ``setup`` by where p5's global mode can see it."""
-        for node in self.root.named_children:
-            if node.type in ("function_declaration", "generator_function_declaration"):
-                name = node.child_by_field_name("name")
-                if name is not None and name_of(name) == "setup":
-                    self.setup_ok = True
-                self._name_clash(node, name, "function")
-            elif node.type in ("variable_declaration", "lexical_declaration"):
-                keyword = node_text(node.children[0]) if node.children else ""
-                for declarator in node.named_children:
-                    name = declarator.child_by_field_name("name")
-                    if declarator.type != "variable_declarator" or name is None:
-                        continue
-                    if keyword == "var":
-                        self._name_clash(declarator, name, "var")
-                    if name_of(name) != "setup":
-                        continue
-                    if keyword == "var":
-                        self.setup_ok = True
-                    else:
-                        self.setup_problems.append(
-                            (
-                                "setup_not_global",
-                                declarator,
-                                f"`{keyword} setup = ...` at {{where}} never runs: p5's global "
-                                f"mode looks for window.setup, and `{keyword}` does not create "
-                                "it; write `function setup() { ... }` instead",
-                            )
-                        )
-        # A `function setup` nested in a block or another function is invisible to p5.
-        stack = [c for c in self.root.named_children]
-        while stack:
-            node = stack.pop()
-            if node.type in ("function_declaration", "generator_function_declaration"):
-                name = node.child_by_field_name("name")
-                if name is not None and name_of(name) == "setup" and node.parent != self.root:
-                    self.setup_problems.append(
-                        (
-                            "setup_not_global",
-                            node,
-                            "`function setup()` at {where} is inside another function or "
-                            "block, where p5's global mode cannot find it; define it at the "
-                            "top level",
-                        )
-                    )
-            stack.extend(node.named_children)
-
-    def _name_clash(self, node: tree_sitter.Node, name: tree_sitter.Node | None, kind: str) -> None:
-        """A top-level ``function``/``var`` named like a p5 global stops p5 at start-up."""
-        if name is None or name.type != "identifier" or not self.config.forbid_p5_name_clash:
-            return
-        text = name_of(name)
-        if text not in p5_global_names():
-            return
-        self.issues.add(
-            "p5_name_clash",
-            text,
-            node,
-            f"`{kind} {text}` at {{where}} has the name of p5's global `{text}`: p5 then stops "
-            f'with "Cannot redefine property: {text}" before setup() runs; rename yours '
-            f"(e.g. `my{text[:1].upper()}{text[1:]}`)",
-        )
-
-    def _finish(self) -> None:
-        cfg = self.config
-        if cfg.require_setup and not self.setup_ok:
-            if self.setup_problems:
-                for code, node, message in self.setup_problems:
-                    self.issues.add(code, "setup", node, message)
-            elif self.instance_mode is not None:
-                self.issues.add(
-                    "instance_mode",
-                    "p5",
-                    self.instance_mode,
-                    "`new p5(...)` at {where}: instance mode is not supported; write a "
-                    "global-mode sketch with a top-level `function setup() { ... }`",
-                )
-            else:
-                self.issues.add(
-                    "no_setup",
-                    "setup",
-                    None,
-                    "no setup() function: p5 runs nothing without one; define "
-                    "`function setup() { createCanvas(600, 600, WEBGL); ... }`",
-                )
-        # An instance-mode sketch calls p.createCanvas; its own issue already says what to do.
-        instance_only = self.instance_mode is not None and not self.setup_ok
-        if cfg.require_webgl_canvas and not self.webgl and not instance_only:
-            if self.canvas_calls:
-                self.issues.add(
-                    "no_webgl_canvas",
-                    "createCanvas",
-                    self.canvas_calls[0],
-                    "`createCanvas(...)` at {where} makes a 2D canvas, where nothing p5.brush "
-                    "draws appears; use `createCanvas(w, h, WEBGL)`",
-                )
-            else:
-                self.issues.add(
-                    "no_webgl_canvas",
-                    "createCanvas",
-                    None,
-                    "no `createCanvas(w, h, WEBGL)` call: p5.brush draws only on a WebGL canvas",
-                )
-        if cfg.require_brush_call and self.brush_drawing == 0:
-            setters = (
-                "only p5.brush setters (they choose a brush, colour or fill but paint nothing)"
-                if self.brush_calls
-                else "no p5.brush call"
-            )
-            self.issues.add(
-                "no_brush_call",
-                "brush",
-                None,
-                f"{setters}: paint with at least one p5.brush drawing call ({BRUSH_DRAWING_HINT})",
-            )
-        limit = cfg.max_bare_primitives
-        total = sum(self.primitives.values())
-        if limit is not None and total > limit:
-            found = sorted(self.primitives, key=lambda n: (-self.primitives[n], n))
-            names = ", ".join(
-                f"{n}" + (f" ({self.primitives[n]}x)" if self.primitives[n] > 1 else "")
-                for n in found
-            )
-            instead = "; ".join(f"{n} -> {PRIMITIVE_INSTEAD[n]}" for n in found)
-            allowed = "are not allowed" if limit == 0 else f"are over the limit of {limit}"
-            self.issues.add(
-                "bare_primitives",
-                "primitives",
-                self.first_primitive,
-                f"plain p5 shapes {allowed} (found {total}: {names}; first at {{where}}): "
-                f"p5.brush must do the painting; use {instead}",
-            )
-        if self.text_uses and not cfg.forbid_text and self.webgl and not self.text_font:
-            self.issues.add(
-                "text_draws_nothing",
-                "text",
-                self.text_uses[0],
-                "`text()` at {where} draws nothing on a WEBGL canvas unless a font loaded with "
-                "loadFont() is set with textFont() first; without one it fails silently",
-            )
-
-
-def fold_string(node: tree_sitter.Node | None) -> str | None:
-    """The constant string an expression spells: a literal, a template whose parts are
-    constant, or a ``+`` of such (``'con' + 'structor'``); ``None`` when not constant."""
-    if node is None:
-        return None
-    if node.type == "parenthesized_expression" and node.named_child_count == 1:
-        return fold_string(node.named_children[0])
-    if node.type == "binary_expression":
-        operator = node.child_by_field_name("operator")
-        if operator is None or node_text(operator) != "+":
-            return None
-        left = fold_string(node.child_by_field_name("left"))
-        right = fold_string(node.child_by_field_name("right"))
-        return None if left is None or right is None else left + right
-    if node.type == "template_string":
-        parts = []
-        for child in node.named_children:
-            if child.type == "template_substitution":
-                inner = child.named_children[0] if child.named_children else None
-                value = fold_string(inner)
-                if value is None:
-                    return None
-                parts.append(value)
-            else:
-                parts.append(unescape_js(node_text(child)))
-        return "".join(parts)
-    return string_value(node)
-
-
-def _key_name(key: tree_sitter.Node) -> str | None:
-    if key.type in ("property_identifier", "identifier"):
-        return name_of(key)
-    return fold_string(key)
-
-
-def _is_member_object(node: tree_sitter.Node) -> bool:
-    """Whether ``node`` is the object of a member access with a readable name (``window.x``,
-    ``window['x']``); a computed name is judged by the member rule."""
-    parent = node.parent
-    while parent is not None and parent.type == "parenthesized_expression":
-        node, parent = parent, parent.parent
-    if parent is None or parent.type not in ("member_expression", "subscript_expression"):
-        return False
-    obj = parent.child_by_field_name("object")
-    return obj is not None and obj.id == node.id
-
-
-def _is_literal_index(node: tree_sitter.Node) -> bool:
-    """Whether ``node`` is the index of ``obj[...]`` (the member rule judges that name)."""
-    parent = node.parent
-    if parent is None or parent.type != "subscript_expression":
-        return False
-    index = parent.child_by_field_name("index")
-    return index is not None and index.id == node.id
-
-
-def _used_as_resource(node: tree_sitter.Node) -> bool:
-    """Whether a ``data:`` string is handed to something that may load it: a call's or a
-    constructor's argument, or a value assigned to a property (``img.src = 'data:...'``)."""
-    parent = node.parent
-    while parent is not None and parent.type == "parenthesized_expression":
-        node, parent = parent, parent.parent
-    if parent is None:
-        return False
-    if parent.type == "arguments":
-        return True
-    if parent.type in ("assignment_expression", "augmented_assignment_expression"):
-        left = parent.child_by_field_name("left")
-        return left is not None and left.type in ("member_expression", "subscript_expression")
-    return False
-
-
-def _declared_functions_and_objects(root: tree_sitter.Node) -> tuple[set[str], set[str]]:
-    """Names of the sketch's function declarations, and of variables declared exactly once
-    with an object or array literal."""
-    functions: set[str] = set()
-    declared: Counter[str] = Counter()
-    objects: set[str] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        if node.type in ("function_declaration", "generator_function_declaration"):
-            name = node.child_by_field_name("name")
-            if name is not None:
-                functions.add(name_of(name))
-        elif node.type == "variable_declarator":
-            name = node.child_by_field_name("name")
-            value = node.child_by_field_name("value")
-            if name is None or name.type != "identifier":
-                continue
-            text = name_of(name)
-            declared[text] += 1
-            if value is not None and value.type in ("object", "array"):
-                objects.add(text)
-            if value is not None and value.type in ("arrow_function", "function_expression"):
-                functions.add(text)
-    return functions, {n for n in objects if declared[n] == 1}
-
-
-def _is_this(node: tree_sitter.Node | None) -> bool:
-    while node is not None and node.type == "parenthesized_expression":
-        node = node.named_children[0] if node.named_children else None
-    return node is not None and node.type == "this"
-
-
-def _in_class_body(method: tree_sitter.Node) -> bool:
-    return method.parent is not None and method.parent.type == "class_body"
 
 
 def _is_window_handler(name: str) -> bool:

@@ -14,8 +14,8 @@ writes two pages into it:
   shows the hole, and the header names the shipped tasks that have no reference at all.
 - ``table.html``: the same renders as the rollout gallery's sortable table.
 
-The page shell, escaping and pictures are the rollout gallery's (`sketch_env.rollout.gallery`),
-so the two pages look and escape alike.
+The page shell, escaping and pictures are the galleries' page module
+(`sketch_env.rollout.page`), so the two pages look and escape alike.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from sketch_env.catalog.references import (
 )
 from sketch_env.catalog.tasks import load_tasks
 from sketch_env.evaluation import Evaluator
-from sketch_env.rollout.gallery import _badge, _esc, _fmt, _page, _picture, _status_of
+from sketch_env.rollout.page import badge, esc, fmt, page_shell, picture, status_of
 from sketch_env.rollout.runner import RolloutItem, run_rollouts
 
 __all__ = ["TABLE_PAGE", "PoolGallery", "pool_items", "render_pool_page", "write_pool_gallery"]
@@ -45,7 +45,7 @@ __all__ = ["TABLE_PAGE", "PoolGallery", "pool_items", "render_pool_page", "write
 #: The rollout table of the same renders, beside the grid's ``index.html``.
 TABLE_PAGE = "table.html"
 
-_CSS = """
+PAGE_CSS = """
 table.pool { table-layout: fixed; }
 table.pool th.tier { width: 29%; }
 table.pool th.task { width: 13%; }
@@ -119,34 +119,34 @@ def pool_items(references: Sequence[Reference]) -> list[RolloutItem]:
 
 def _measured(meta: Mapping[str, Any]) -> str:
     mu, sigma = meta.get("hpsv3_mu"), meta.get("hpsv3_sigma")
-    hps = "not measured" if mu is None else f"{_fmt(mu, 2)} &plusmn; {_fmt(sigma, 2)}"
+    hps = "not measured" if mu is None else f"{fmt(mu, 2)} &plusmn; {fmt(sigma, 2)}"
     repeats = meta.get("repeats")
     identical = meta.get("deterministic")
     same = "&ndash;" if identical is None else ("yes" if identical else "<b>no</b>")
     items = [
-        ("render", f"{_fmt(meta.get('render_ms'), 0)} ms on {_esc(meta.get('backend') or '?')}"),
-        ("coverage", _fmt(meta.get("paint_coverage"), percent=True)),
-        ("heuristic", _fmt(meta.get("heuristic_score"), 2)),
+        ("render", f"{fmt(meta.get('render_ms'), 0)} ms on {esc(meta.get('backend') or '?')}"),
+        ("coverage", fmt(meta.get("paint_coverage"), percent=True)),
+        ("heuristic", fmt(meta.get("heuristic_score"), 2)),
         ("HPSv3", hps),
-        ("repeats", f"{_esc(repeats if repeats is not None else '?')}, identical: {same}"),
-        ("measured", _esc(meta.get("measured_at") or "never")),
+        ("repeats", f"{esc(repeats if repeats is not None else '?')}, identical: {same}"),
+        ("measured", esc(meta.get("measured_at") or "never")),
     ]
     return '<dl class="meta">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in items) + "</dl>"
 
 
 def _card(record: Mapping[str, Any]) -> str:
-    status = _status_of(record)
+    status = status_of(record)
     meta = (record.get("metadata") or {}).get("measured") or {}
     sketch = record.get("sketch")
-    source = f' &middot; <a href="{_esc(quote(str(sketch)))}">source</a>' if sketch else ""
+    source = f' &middot; <a href="{esc(quote(str(sketch)))}">source</a>' if sketch else ""
     return (
-        f'<figure class="ref" id="ref-{_esc(record.get("id"))}" '
-        f'data-tier="{_esc((record.get("metadata") or {}).get("tier"))}">'
-        f"{_picture(record, status, lazy=True)}"
-        f'<figcaption><div class="id">{_esc(record.get("id"))}</div>'
-        f'<div class="prompt">{_esc(record.get("prompt"))}</div>'
+        f'<figure class="ref" id="ref-{esc(record.get("id"))}" '
+        f'data-tier="{esc((record.get("metadata") or {}).get("tier"))}">'
+        f"{picture(record, status, lazy=True)}"
+        f'<figcaption><div class="id">{esc(record.get("id"))}</div>'
+        f'<div class="prompt">{esc(record.get("prompt"))}</div>'
         f"{_measured(meta)}"
-        f"<div>this render: {_badge(status)} reward {_fmt(record.get('reward'))}{source}</div>"
+        f"<div>this render: {badge(status)} reward {fmt(record.get('reward'))}{source}</div>"
         "</figcaption></figure>"
     )
 
@@ -196,8 +196,8 @@ def render_pool_page(
     rows = []
     for task in tasks:
         row = [
-            f'<th class="task" scope="row"><div class="taskname">{_esc(task)}</div>'
-            f'<div class="taskprompt">{_esc(prompts.get(task, ""))}</div></th>'
+            f'<th class="task" scope="row"><div class="taskname">{esc(task)}</div>'
+            f'<div class="taskprompt">{esc(prompts.get(task, ""))}</div></th>'
         ]
         for tier in TIERS:
             members = cells.get((task, tier), [])
@@ -207,7 +207,7 @@ def render_pool_page(
                 else f'<div class="missing">no {tier} reference</div>'
             )
             row.append(f'<td data-tier="{tier}">{inner}</td>')
-        rows.append(f'<tr data-task="{_esc(task)}">{"".join(row)}</tr>')
+        rows.append(f'<tr data-task="{esc(task)}">{"".join(row)}</tr>')
     head = '<th class="task">Task</th>' + "".join(f'<th class="tier">{t}</th>' for t in TIERS)
     content = f"""<div class="controls">
   <a href="{TABLE_PAGE}">every render as a sortable table</a>
@@ -219,7 +219,7 @@ def render_pool_page(
 {chr(10).join(rows)}
 </tbody>
 </table>"""
-    return _page(title, facts, content, "", _CSS)
+    return page_shell(title, facts, content, "", PAGE_CSS)
 
 
 def write_pool_gallery(

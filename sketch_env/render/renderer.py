@@ -19,6 +19,7 @@ from typing import Any
 
 from playwright.async_api import Playwright, async_playwright
 
+from sketch_env.errors import SketchEnvError
 from sketch_env.render.backends import BrowserChoice, choose_backend
 from sketch_env.render.base import RendererBase
 from sketch_env.render.budget import SketchClock
@@ -362,7 +363,7 @@ class SketchRenderer(RendererBase):
         self._frames.refill(slot.index, slot.browser)
 
 
-class _CrashDuringRender(Exception):
+class _CrashDuringRender(SketchEnvError):
     """A process the render ran in died during it; retried before anyone is blamed.
 
     Args:

@@ -3,7 +3,8 @@
 `runner` turns a folder of sketches, a JSONL of model replies or the reference pool into
 rollouts through `sketch_env.evaluation.Evaluator` and writes them in the run-folder format
 (`sketch_env.evaluation.runs`, which also reads them back); `gallery` writes the
-self-contained ``index.html``; `cli` is ``sketch-env rollout``.
+self-contained ``index.html``, drawn with `page` (the shell, stylesheet and helpers every
+gallery page shares, the pool's too); `cli` is ``sketch-env rollout``.
 """
 
 from sketch_env.rollout.gallery import render_gallery, write_gallery

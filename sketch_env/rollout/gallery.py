@@ -25,9 +25,7 @@ run: each run gets its steps page, and the directory's ``index.html`` lists the 
 from __future__ import annotations
 
 import datetime as _dt
-import html
 import json
-import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -35,13 +33,22 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sketch_env.evaluation.rollout import RolloutStatus
 from sketch_env.evaluation.runs import (
     RESULTS_FILE,
     STEP_DIR_PREFIX,
     load_runs,
     load_steps,
     step_dir_name,
+)
+from sketch_env.rollout.page import (
+    attr,
+    badge,
+    esc,
+    fmt,
+    number,
+    page_shell,
+    picture,
+    status_of,
 )
 
 __all__ = [
@@ -52,60 +59,6 @@ __all__ = [
     "write_runs_gallery",
     "write_steps_gallery",
 ]
-
-_CSS = """
-:root { --ink: #222; --muted: #667; --line: #ddd; --bg: #faf8f3; --ok: #2e7d32; --bad: #b3261e;
-        --warn: #b26a00; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif;
-       color: var(--ink); background: var(--bg); }
-header { padding: 16px 24px 8px; }
-h1 { margin: 0 0 4px; font-size: 20px; }
-.info { color: var(--muted); font-size: 13px; }
-.info span { margin-right: 14px; }
-.controls { display: flex; gap: 12px; align-items: center; padding: 8px 24px;
-            position: sticky; top: 0; background: var(--bg); border-bottom: 1px solid var(--line);
-            z-index: 1; }
-.controls input { padding: 4px 8px; width: 260px; }
-.counts { color: var(--muted); }
-table { border-collapse: collapse; width: 100%; }
-th, td { padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top;
-         text-align: left; }
-th { font-weight: 600; white-space: nowrap; background: #f1ede4; }
-th.sortable { cursor: pointer; user-select: none; }
-th.sortable:hover { background: #e7e1d4; }
-th[aria-sort="ascending"]::after { content: " \\25B2"; font-size: 10px; }
-th[aria-sort="descending"]::after { content: " \\25BC"; font-size: 10px; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.pic { width: 172px; }
-td.pic img { width: 160px; height: 160px; object-fit: contain; background: #fff;
-             border: 1px solid var(--line); display: block; }
-.nopic { width: 160px; height: 160px; display: flex; align-items: center; justify-content: center;
-         border: 1px dashed var(--line); color: var(--muted); font-size: 12px; text-align: center; }
-.prompt { max-width: 320px; }
-.id { font-family: ui-monospace, monospace; font-size: 12px; }
-.task { color: var(--muted); font-size: 12px; }
-.status { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px;
-          background: #eee; white-space: nowrap; }
-.kind-scored { background: #e3f1e4; color: var(--ok); }
-.kind-refused, .kind-sketch_error { background: #fbe6e4; color: var(--bad); }
-.kind-infrastructure { background: #fff1d6; color: var(--warn); }
-.comp { font-size: 12px; margin: 0; padding: 0; list-style: none; white-space: nowrap; }
-.comp li span { color: var(--muted); }
-.problems { font-size: 12px; max-width: 360px; }
-.problems li { color: var(--bad); word-break: break-word; }
-details summary { cursor: pointer; color: var(--muted); font-size: 12px; }
-a { color: #1f4e99; }
-.episodes { padding: 8px 24px 16px; }
-.episodes h2 { font-size: 16px; margin: 8px 0; }
-.episode { margin: 0 0 12px; }
-.episode .turns { display: flex; gap: 10px; flex-wrap: wrap; align-items: flex-start; }
-.turn { width: 130px; font-size: 12px; }
-.turn img, .turn .nopic { width: 128px; height: 128px; }
-.turn img { object-fit: contain; background: #fff; border: 1px solid var(--line);
-            display: block; }
-.arrow { align-self: center; color: var(--muted); }
-"""
 
 _JS = """
 (function () {
@@ -182,41 +135,6 @@ _SORTABLE = (
 )
 
 
-def _esc(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
-
-
-def _num(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if math.isfinite(value) else None
-
-
-def _fmt(value: Any, digits: int = 3, percent: bool = False) -> str:
-    number = _num(value)
-    if number is None:
-        return "&ndash;"
-    number = number or 0.0  # Shows -0.0 (a zero penalty negated) as 0.
-    return f"{number:.1%}" if percent else f"{number:.{digits}f}"
-
-
-def _attr(value: Any) -> str:
-    number = _num(value)
-    if number is not None:
-        return repr(number)
-    return _esc(value)
-
-
-def _status_of(record: Mapping[str, Any]) -> str:
-    return RolloutStatus.from_record(record).value
-
-
-def _badge(status: str) -> str:
-    """A status as a coloured label; the colour is the status's kind (`RolloutStatus.kind`)."""
-    kind = RolloutStatus(status).kind
-    return f'<span class="status kind-{kind}">{_esc(status)}</span>'
-
-
 def _render_ms(render: Mapping[str, Any]) -> Any:
     # Records written before queue time was split out carry only the total (queueing included).
     return render.get("render_ms", render.get("elapsed_ms"))
@@ -236,20 +154,10 @@ def _problems(record: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def _picture(record: Mapping[str, Any], status: str, prefix: str = "", lazy: bool = False) -> str:
-    image = record.get("image")
-    if not image:
-        return f'<div class="nopic">no picture<br>({_esc(status)})</div>'
-    src = _esc(quote(prefix + str(image)))
-    alt = _esc(f"{record.get('id')} (seed {record.get('seed')})")
-    loading = ' loading="lazy"' if lazy else ""
-    return f'<a href="{src}"><img src="{src}" alt="{alt}"{loading}></a>'
-
-
 def _row(record: Mapping[str, Any]) -> str:
     components = record.get("components") or {}
     render = record.get("render") or {}
-    status = _status_of(record)
+    status = status_of(record)
     n = record.get("n", 0)
     data = {
         "n": n,
@@ -264,38 +172,38 @@ def _row(record: Mapping[str, Any]) -> str:
         "queue": render.get("queue_ms"),
         "seed": record.get("seed"),
     }
-    attrs = " ".join(f'data-{key}="{_attr(value)}"' for key, value in data.items())
+    attrs = " ".join(f'data-{key}="{attr(value)}"' for key, value in data.items())
 
-    picture = _picture(record, status)
+    thumb = picture(record, status)
 
     task = record.get("task_id")
     sketch = record.get("sketch")
-    ident = f'<div class="id">{_esc(record.get("id"))}</div>'
+    ident = f'<div class="id">{esc(record.get("id"))}</div>'
     if task:
-        ident += f'<div class="task">{_esc(task)}</div>'
+        ident += f'<div class="task">{esc(task)}</div>'
     if sketch:
-        ident += f'<div><a href="{_esc(quote(str(sketch)))}">source</a></div>'
+        ident += f'<div><a href="{esc(quote(str(sketch)))}">source</a></div>'
 
     items = [
-        f"<li><span>{_esc(name)}</span> {_fmt(value)}</li>"
+        f"<li><span>{esc(name)}</span> {fmt(value)}</li>"
         for name, value in (components.get("contributions") or {}).items()
     ]
     terms = (record.get("score") or {}).get("terms") or components.get("scorer_terms") or {}
     comp = f'<ul class="comp">{"".join(items)}</ul>' if items else ""
     if terms:
-        term_items = "".join(f"<li><span>{_esc(k)}</span> {_fmt(v)}</li>" for k, v in terms.items())
+        term_items = "".join(f"<li><span>{esc(k)}</span> {fmt(v)}</li>" for k, v in terms.items())
         comp += (
-            f"<details><summary>{_esc(record.get('scorer') or 'scorer')} terms</summary>"
+            f"<details><summary>{esc(record.get('scorer') or 'scorer')} terms</summary>"
             f'<ul class="comp">{term_items}</ul></details>'
         )
 
     problems = _problems(record)
     problem_html = ""
     if problems:
-        shown = "".join(f"<li>{_esc(p)}</li>" for p in problems[:3])
+        shown = "".join(f"<li>{esc(p)}</li>" for p in problems[:3])
         problem_html = f'<ul class="problems">{shown}</ul>'
         if len(problems) > 3:
-            more = "".join(f"<li>{_esc(p)}</li>" for p in problems[3:])
+            more = "".join(f"<li>{esc(p)}</li>" for p in problems[3:])
             problem_html += (
                 f"<details><summary>{len(problems) - 3} more</summary>"
                 f'<ul class="problems">{more}</ul></details>'
@@ -303,43 +211,22 @@ def _row(record: Mapping[str, Any]) -> str:
 
     return (
         f"<tr {attrs}>"
-        f'<td class="num">{_esc(n)}</td>'
-        f'<td class="pic">{picture}</td>'
+        f'<td class="num">{esc(n)}</td>'
+        f'<td class="pic">{thumb}</td>'
         f"<td>{ident}</td>"
-        f'<td class="prompt">{_esc(record.get("prompt"))}</td>'
-        f'<td class="num reward">{_fmt(record.get("reward"))}</td>'
-        f'<td class="num">{_fmt(components.get("preference"))}</td>'
-        f'<td class="num">{_fmt(components.get("coverage"), percent=True)}</td>'
-        f'<td class="num">{_fmt(components.get("dark_mass"), percent=True)}</td>'
-        f"<td>{_badge(status)}</td>"
-        f'<td class="num">{_fmt(_render_ms(render), digits=0)}</td>'
-        f'<td class="num">{_fmt(render.get("queue_ms"), digits=0)}</td>'
-        f'<td class="num">{_esc(record.get("seed"))}</td>'
+        f'<td class="prompt">{esc(record.get("prompt"))}</td>'
+        f'<td class="num reward">{fmt(record.get("reward"))}</td>'
+        f'<td class="num">{fmt(components.get("preference"))}</td>'
+        f'<td class="num">{fmt(components.get("coverage"), percent=True)}</td>'
+        f'<td class="num">{fmt(components.get("dark_mass"), percent=True)}</td>'
+        f"<td>{badge(status)}</td>"
+        f'<td class="num">{fmt(_render_ms(render), digits=0)}</td>'
+        f'<td class="num">{fmt(render.get("queue_ms"), digits=0)}</td>'
+        f'<td class="num">{esc(record.get("seed"))}</td>'
         f"<td>{comp}</td>"
         f"<td>{problem_html}</td>"
         "</tr>"
     )
-
-
-def _page(title: str, facts: Mapping[str, Any], content: str, script: str, css: str = "") -> str:
-    """The page shell both galleries share: head, title, run facts, content, script."""
-    facts = {**facts, "written": _dt.datetime.now().strftime("%Y-%m-%d %H:%M")}
-    info_html = "".join(f"<span>{_esc(k)}: <b>{_esc(v)}</b></span>" for k, v in facts.items())
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_esc(title)}</title>
-<style>{_CSS}{css}</style>
-</head>
-<body>
-<header><h1>{_esc(title)}</h1><div class="info">{info_html}</div></header>
-{content}
-<script>{script}</script>
-</body>
-</html>
-"""
 
 
 _ARROW = '<span class="arrow">&rarr;</span>'
@@ -357,18 +244,18 @@ def _episodes(records: Sequence[Mapping[str, Any]]) -> str:
     for (episode, seed), turns in strips.items():
         turns = sorted(turns, key=lambda r: int(r.get("turn") or 0))
         cells = [
-            f'<div class="turn">{_picture(r, _status_of(r))}'
-            f"<div>turn {_esc(r.get('turn'))}: reward "
-            f"{_fmt(r.get('reward'))}</div>{_badge(_status_of(r))}</div>"
+            f'<div class="turn">{picture(r, status_of(r))}'
+            f"<div>turn {esc(r.get('turn'))}: reward "
+            f"{fmt(r.get('reward'))}</div>{badge(status_of(r))}</div>"
             for r in turns
         ]
         revision = turns[-1].get("revision") or {}
         gain = revision.get("improvement")
-        summary = f"improvement {_fmt(gain)}" if gain is not None else "improvement n/a"
+        summary = f"improvement {fmt(gain)}" if gain is not None else "improvement n/a"
         parts.append(
-            f'<div class="episode" data-episode="{_attr(episode)}">'
-            f"<div><b>{_esc(episode)}</b> (seed {_esc(seed)}): {len(turns)} render(s), "
-            f"{_esc(summary)}</div>"
+            f'<div class="episode" data-episode="{attr(episode)}">'
+            f"<div><b>{esc(episode)}</b> (seed {esc(seed)}): {len(turns)} render(s), "
+            f"{esc(summary)}</div>"
             f'<div class="turns">{_ARROW.join(cells)}</div></div>'
         )
     return f'<section class="episodes"><h2>Episodes</h2>{"".join(parts)}</section>'
@@ -390,19 +277,19 @@ def render_gallery(
         The HTML text.
     """
     title = title or "sketch_env rollouts"
-    statuses = Counter(_status_of(r) for r in records)
-    rewards = [v for r in records if (v := _num(r.get("reward"))) is not None]
+    statuses = Counter(status_of(r) for r in records)
+    rewards = [v for r in records if (v := number(r.get("reward"))) is not None]
     facts = {
         "rollouts": len(records),
         "mean reward": f"{sum(rewards) / len(rewards):.3f}" if rewards else "none",
         **(info or {}),
     }
     options = '<option value="">all statuses</option>' + "".join(
-        f'<option value="{_esc(s)}">{_esc(s)} ({c})</option>' for s, c in sorted(statuses.items())
+        f'<option value="{esc(s)}">{esc(s)} ({c})</option>' for s, c in sorted(statuses.items())
     )
     headers = ['<th class="sortable" data-key="n" data-type="num">#</th>', "<th>Picture</th>"]
     headers += [
-        f'<th class="sortable" data-key="{key}" data-type="{kind}">{_esc(label)}</th>'
+        f'<th class="sortable" data-key="{key}" data-type="{kind}">{esc(label)}</th>'
         for key, label, kind in _SORTABLE[1:]
     ]
     headers += ["<th>Components</th>", "<th>Problems</th>"]
@@ -424,7 +311,7 @@ def render_gallery(
 </tbody>
 </table>
 <script type="application/json" id="records">{payload}</script>"""
-    return _page(title, facts, content, _JS)
+    return page_shell(title, facts, content, _JS)
 
 
 def write_gallery(
@@ -509,23 +396,23 @@ def _group_key(record: Mapping[str, Any]) -> Any:
 
 
 def _card(record: Mapping[str, Any], prefix: str) -> str:
-    status = _status_of(record)
+    status = status_of(record)
     components = record.get("components") or {}
     render = record.get("render") or {}
     sketch = record.get("sketch")
-    source = f' &middot; <a href="{_esc(quote(prefix + str(sketch)))}">source</a>' if sketch else ""
+    source = f' &middot; <a href="{esc(quote(prefix + str(sketch)))}">source</a>' if sketch else ""
     problems = _problems(record)
-    first = f'<ul class="problems"><li>{_esc(problems[0][:200])}</li></ul>' if problems else ""
+    first = f'<ul class="problems"><li>{esc(problems[0][:200])}</li></ul>' if problems else ""
     return (
-        f'<figure class="card" data-reward="{_attr(record.get("reward"))}" '
-        f'data-status="{_esc(status)}">'
-        f"{_picture(record, status, prefix, lazy=True)}"
-        f'<figcaption><div class="reward">{_fmt(record.get("reward"))}</div>'
-        f"{_badge(status)}{source}"
-        f'<div class="facts">coverage {_fmt(components.get("coverage"), percent=True)}, '
-        f"dark mass {_fmt(components.get('dark_mass'), percent=True)}</div>"
-        f'<div class="facts">render {_fmt(_render_ms(render), digits=0)} ms, '
-        f"queued {_fmt(render.get('queue_ms'), digits=0)} ms</div>"
+        f'<figure class="card" data-reward="{attr(record.get("reward"))}" '
+        f'data-status="{esc(status)}">'
+        f"{picture(record, status, prefix, lazy=True)}"
+        f'<figcaption><div class="reward">{fmt(record.get("reward"))}</div>'
+        f"{badge(status)}{source}"
+        f'<div class="facts">coverage {fmt(components.get("coverage"), percent=True)}, '
+        f"dark mass {fmt(components.get('dark_mass'), percent=True)}</div>"
+        f'<div class="facts">render {fmt(_render_ms(render), digits=0)} ms, '
+        f"queued {fmt(render.get('queue_ms'), digits=0)} ms</div>"
         f"{first}</figcaption></figure>"
     )
 
@@ -537,21 +424,21 @@ def _step_section(step: int, records: Sequence[Mapping[str, Any]]) -> str:
         groups[_group_key(record)].append(record)
     parts = []
     for members in groups.values():
-        rewards = [v for r in members if (v := _num(r.get("reward"))) is not None]
+        rewards = [v for r in members if (v := number(r.get("reward"))) is not None]
         spread = (
             f"mean <b>{statistics.fmean(rewards):.3f}</b>, std {statistics.pstdev(rewards):.3f}"
             if rewards
             else "no reward"
         )
         head = members[0]
-        task = f" ({_esc(head.get('task_id'))})" if head.get("task_id") else ""
+        task = f" ({esc(head.get('task_id'))})" if head.get("task_id") else ""
         parts.append(
-            f'<div class="group"><div class="ghead"><b>{_esc(head.get("prompt"))}</b>{task} '
-            f"&middot; seed {_esc(head.get('seed'))} &middot; {len(members)} completions "
+            f'<div class="group"><div class="ghead"><b>{esc(head.get("prompt"))}</b>{task} '
+            f"&middot; seed {esc(head.get('seed'))} &middot; {len(members)} completions "
             f"&middot; reward {spread}</div>"
             f'<div class="cards">{"".join(_card(r, prefix) for r in members)}</div></div>'
         )
-    table = _esc(prefix + "index.html")
+    table = esc(prefix + "index.html")
     return (
         f'<section class="step" id="step-{step}" data-step="{step}" data-table="{table}" hidden>'
         f"{''.join(parts) or '<p>nothing written for this step</p>'}</section>"
@@ -585,7 +472,7 @@ def render_steps_gallery(
     }
     options = []
     for step, records in steps.items():
-        rewards = [v for r in records if (v := _num(r.get("reward"))) is not None]
+        rewards = [v for r in records if (v := number(r.get("reward"))) is not None]
         mean = f"mean {statistics.fmean(rewards):.3f}" if rewards else "no reward"
         options.append(
             f'<option value="{step}">step {step} &middot; {len(records)} rollouts &middot; '
@@ -597,10 +484,10 @@ def render_steps_gallery(
   <select id="step">{"".join(options)}</select>
   <button id="next" title="next step (right arrow)">&rarr;</button>
   <a id="table-link" href="#">this step as a sortable table</a>
-  {f'<a id="runs-link" href="{_esc(quote(up))}">all runs</a>' if up else ""}
+  {f'<a id="runs-link" href="{esc(quote(up))}">all runs</a>' if up else ""}
 </nav>
 {sections}"""
-    return _page(title, facts, content, _STEPS_JS, _STEPS_CSS)
+    return page_shell(title, facts, content, _STEPS_JS, _STEPS_CSS)
 
 
 def write_steps_gallery(
@@ -681,7 +568,7 @@ def render_runs_gallery(
         rewards = [
             v
             for r in (steps[last] if last is not None else ())
-            if (v := _num(r.get("reward"))) is not None
+            if (v := number(r.get("reward"))) is not None
         ]
         stamp = (
             _dt.datetime.fromtimestamp(when[name]).strftime("%Y-%m-%d %H:%M")
@@ -690,12 +577,12 @@ def render_runs_gallery(
         )
         latest = '<span class="latest">latest</span>' if position == 0 and when else ""
         rows.append(
-            f'<tr data-run="{_esc(name)}">'
-            f'<td><a href="{_esc(quote(name))}/index.html">{_esc(name)}</a>{latest}</td>'
+            f'<tr data-run="{esc(name)}">'
+            f'<td><a href="{esc(quote(name))}/index.html">{esc(name)}</a>{latest}</td>'
             f'<td class="num">{len(steps)}</td>'
-            f'<td class="num">{_esc(min(steps) if steps else "")}&ndash;{_esc(last)}</td>'
+            f'<td class="num">{esc(min(steps) if steps else "")}&ndash;{esc(last)}</td>'
             f'<td class="num">{sum(len(r) for r in steps.values())}</td>'
-            f'<td class="num">{_fmt(statistics.fmean(rewards)) if rewards else "&ndash;"}</td>'
+            f'<td class="num">{fmt(statistics.fmean(rewards)) if rewards else "&ndash;"}</td>'
             f'<td class="num">{stamp}</td></tr>'
         )
     content = f"""<section class="runs">
@@ -709,7 +596,7 @@ def render_runs_gallery(
 </table>
 </section>"""
     facts = {"runs": len(runs), "rollouts": sum(len(r) for s in runs.values() for r in s.values())}
-    return _page(title or "sketch_env training runs", facts, content, "", _RUNS_CSS)
+    return page_shell(title or "sketch_env training runs", facts, content, "", _RUNS_CSS)
 
 
 def write_runs_gallery(

@@ -32,6 +32,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sketch_env.errors import SketchEnvError
+
 __all__ = [
     "QUEUE_FULL_CODE",
     "QueueFullError",
@@ -79,7 +81,7 @@ class StepLimits:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
 
 
-class QueueFullError(Exception):
+class QueueFullError(SketchEnvError):
     """The server is evaluating and holding as many steps as it takes; nothing was counted.
 
     Args:

@@ -40,7 +40,7 @@ __all__ = ["ServerBusyError", "ServerError", "SessionExpiredError", "SketchEnvCl
 _BUSY_CODES = frozenset({"QUEUE_FULL", "CAPACITY_REACHED"})
 
 
-class ServerError(RuntimeError):
+class ServerError(SketchEnvError, RuntimeError):
     """An ``error`` frame from the server: the message (with the field-level reasons of a
     validation error), its ``code`` and, for invalid messages, the ``errors`` entries.
 

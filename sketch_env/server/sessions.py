@@ -43,6 +43,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, TypeVar
 
 from sketch_env.env.models import SESSION_EXPIRED_CODE
+from sketch_env.errors import SketchEnvError
 from sketch_env.server.admission import QUEUE_FULL_CODE, QueueFullError
 from sketch_env.server.errors import cap_errors, one_line_errors
 from sketch_env.server.strict_json import StrictJSONError, check_json
@@ -88,7 +89,7 @@ _CONNECTION: contextvars.ContextVar[_Connection | None] = contextvars.ContextVar
 )
 
 
-class ClientGoneError(ConnectionError):
+class ClientGoneError(SketchEnvError, ConnectionError):
     """The client of a step went away while it ran or waited; the step was cancelled."""
 
 

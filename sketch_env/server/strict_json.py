@@ -26,6 +26,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from sketch_env.errors import SketchEnvError
 from sketch_env.server.errors import MAX_EXCERPT_CHARS
 
 __all__ = ["StrictJSONBodies", "StrictJSONError", "check_json"]
@@ -43,7 +44,7 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _FORM_TYPES = (b"multipart/form-data", b"application/x-www-form-urlencoded")
 
 
-class StrictJSONError(ValueError):
+class StrictJSONError(SketchEnvError, ValueError):
     """JSON that Python's parser accepts but JSON does not carry.
 
     Args:

@@ -5,8 +5,9 @@ the main ``sketch_env`` environment: ``hpsv3`` 1.0.0 pins ``transformers==4.45.2
 top-level packages named ``evaluate`` and ``generate``, so it cannot share an environment with a
 current TRL (docs/design.md §4). It is started as a script (``python -I service.py ...``) by
 ``sketch-env hpsv3 serve``, so it imports only the standard library and what that venv holds,
-and nothing from ``sketch_env``. Heavy imports (torch, hpsv3, fastapi) happen inside functions,
-so ``tinymodel.py`` can load this file for its helpers without starting anything.
+and of ``sketch_env`` only ``errors.py`` (by its path), so that its exceptions are in the
+package's tree. Heavy imports (torch, hpsv3, fastapi) happen inside functions, so
+``tinymodel.py`` can load this file for its helpers without starting anything.
 
 Wire protocol (documented in ``docs/hpsv3.md``):
 
@@ -25,6 +26,7 @@ import base64
 import binascii
 import contextlib
 import importlib.metadata
+import importlib.util
 import io
 import json
 import logging
@@ -40,7 +42,7 @@ from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 LOG = logging.getLogger("sketch_env.hpsv3.service")
 
@@ -73,7 +75,21 @@ class Limits:
     max_body_bytes: int = 96 * 1024 * 1024
 
 
-class BadRequest(Exception):
+if TYPE_CHECKING:
+    from sketch_env.errors import InfrastructureError, SketchEnvError
+else:
+    try:
+        from sketch_env.errors import InfrastructureError, SketchEnvError
+    except ImportError:  # The HPSv3 venv (`python -I`): sketch_env's errors.py, by its path.
+        _spec = importlib.util.spec_from_file_location(
+            "_sketch_env_errors", Path(__file__).resolve().parents[2] / "errors.py"
+        )
+        _errors = importlib.util.module_from_spec(_spec)
+        _spec.loader.exec_module(_errors)
+        InfrastructureError, SketchEnvError = _errors.InfrastructureError, _errors.SketchEnvError
+
+
+class BadRequest(SketchEnvError):
     """Input the service refuses; carries the HTTP status and the message for the caller."""
 
     def __init__(self, status: int, message: str) -> None:
@@ -82,8 +98,9 @@ class BadRequest(Exception):
         self.message = message
 
 
-class OverloadedError(RuntimeError):
-    """The model ran out of memory; a retry (maybe on another replica) may succeed."""
+class OverloadedError(InfrastructureError):
+    """The model ran out of memory; a retry (maybe on another replica) may succeed. An
+    `InfrastructureError` (so also a ``RuntimeError``): the machine failed, not the request."""
 
 
 # --------------------------------------------------------------------------------------------
