@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
-from sketch_env.rewardcheck.search import DEFAULT_TASKS
+from sketch_env.rewardcheck.search import DEFAULT_TASKS, MODES
 
 __all__ = ["add_arguments", "run"]
 
@@ -50,8 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     search.add_argument(
         "--search-mode",
-        choices=("blind", "references", "both"),
-        help="blind genomes, mutants of the task's references, or both (default both)",
+        choices=(*MODES, "all"),
+        help="blind genomes, mutants of the task's references, pictures composed of rendered "
+        "tiles, or all three (default all)",
     )
     search.add_argument(
         "--tasks",
@@ -189,7 +190,7 @@ def _usage(args: argparse.Namespace) -> dict[str, object]:
         tasks = [get_task(t) for t in ids]
     except UnknownTaskError as exc:
         raise ValueError(f"--tasks: {exc}") from None
-    modes = ("blind", "references") if args.search_mode in (None, "both") else (args.search_mode,)
+    modes = MODES if args.search_mode in (None, "all") else (args.search_mode,)
     runs = len(tasks) * len(modes)
     if args.search < runs:
         raise ValueError(

@@ -285,7 +285,7 @@ def _trajectory_svg(task: TaskSearch) -> str:
     """A small line chart: best so far (solid) and generation median (dashed) per mode, and
     the references' median (grey)."""
     width, height, pad = 480, 200, 30
-    colours = {"blind": "#c0392b", "references": "#2471a3"}
+    colours = {"blind": "#c0392b", "references": "#2471a3", "composed": "#7d3c98"}
     series = {m: r.generations for m, r in task.runs.items() if r.generations}
     values = [
         v

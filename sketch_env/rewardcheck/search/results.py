@@ -12,12 +12,15 @@ with `write_search_json` and read back with `load_search_report`;
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import statistics
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from sketch_env.catalog.tasks import Task
 from sketch_env.rewardcheck.search.genome import Genome, Mark
@@ -75,6 +78,12 @@ class Candidate:
     image: str | None = None
     png: bytes | None = field(default=None, repr=False)
     source_sha: str = ""
+
+    def picture(self) -> Image.Image | None:
+        """Its picture, decoded (``None`` once dropped, or when it painted none)."""
+        if self.png is None:
+            return None
+        return Image.open(io.BytesIO(self.png)).convert("RGB")
 
     @property
     def sha(self) -> str:

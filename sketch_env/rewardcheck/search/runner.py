@@ -26,6 +26,7 @@ from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.rewardcheck.search.breeding import crossover, mutate_genome
 from sketch_env.rewardcheck.search.compiler import compile_genome
+from sketch_env.rewardcheck.search.composed import run_composed
 from sketch_env.rewardcheck.search.genome import random_genome
 from sketch_env.rewardcheck.search.mutants import mutate_source
 from sketch_env.rewardcheck.search.results import (
@@ -38,10 +39,20 @@ from sketch_env.rewardcheck.search.results import (
     best_first,
 )
 
-__all__ = ["DEFAULT_TASKS", "MODES", "SearchInfrastructureError", "run_search", "split_budget"]
+__all__ = [
+    "DEFAULT_TASKS",
+    "MODES",
+    "OFFLINE_PER_RENDER",
+    "SearchInfrastructureError",
+    "record_batch",
+    "run_search",
+    "split_budget",
+]
 
-#: The two searches.
-MODES: tuple[str, ...] = ("blind", "references")
+#: The searches: programs bred blind, mutants of the references, pictures composed of tiles.
+MODES: tuple[str, ...] = ("blind", "references", "composed")
+#: Compositions a composed search scores offline between two renders.
+OFFLINE_PER_RENDER = 48
 #: Four tasks of different subjects and media: the default of ``--tasks``.
 DEFAULT_TASKS: tuple[str, ...] = (
     "flowers/watercolour",
@@ -239,6 +250,14 @@ def _record_generation(
 ) -> None:
     start = time.perf_counter()
     batch = session.evaluate(task, drafts, f"{task.id} {run.mode} g{generation}")
+    record_batch(run, batch, generation, keep, time.perf_counter() - start)
+
+
+def record_batch(
+    run: SearchRun, batch: Sequence[Candidate], generation: int, keep: int, seconds: float
+) -> None:
+    """Adds an evaluated generation to a run: its candidates, its statistics, and only the
+    ``keep`` best pictures of the run kept in memory."""
     run.candidates.extend(batch)
     _keep_best_pictures(run.candidates, keep)
     rewards = [c.reward for c in batch if c.reward is not None]
@@ -252,7 +271,7 @@ def _record_generation(
             best_so_far=max(so_far) if so_far else None,
             gate_failed=sum(not c.gate_passed for c in batch),
             infra_failed=sum(c.reward is None for c in batch),
-            seconds=round(time.perf_counter() - start, 2),
+            seconds=round(seconds, 2),
         )
     )
 
@@ -379,6 +398,11 @@ def run_search(
             share = next(shares)
             if mode == "blind":
                 result.runs[mode] = _run_blind(session, task, share, population, rng, keep)
+            elif mode == "composed":
+                pictures = [p for p in (r.picture() for r in refs) if p is not None]
+                result.runs[mode] = run_composed(
+                    session, task, refs, pictures, share, rng, keep, OFFLINE_PER_RENDER
+                )
             else:
                 result.runs[mode] = _run_references(
                     session, task, refs, share, population, rng, keep
