@@ -98,7 +98,7 @@ def _reader_check() -> Check:
     try:
         from PIL import Image, ImageDraw, ImageFont
 
-        from sketch_env.scoring.reading import TextReader
+        from sketch_env.picture.reading import TextReader
 
         picture = Image.new("RGB", (600, 600), "white")
         font = ImageFont.load_default(size=90)

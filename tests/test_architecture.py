@@ -62,6 +62,17 @@ def test_importing_the_trl_package_loads_neither_trl_nor_the_renderer() -> None:
             ["load_reference_pool", "refresh_reference_pool"],
             "sketch_env.catalog.references",
         ),
+        ("sketch_env.render.coverage", ["paint_fraction", "to_rgb_array"], "sketch_env.picture"),
+        (
+            "sketch_env.scoring.reward",
+            ["RewardConfig", "RewardBreakdown", "RewardStatus", "combine"],
+            "sketch_env.reward",
+        ),
+        ("sketch_env.scoring.guards", ["GUARDS", "guard_factors"], "sketch_env.picture.guards"),
+        ("sketch_env.scoring.measures", ["measure_picture"], "sketch_env.picture.measures"),
+        ("sketch_env.scoring.reading", ["TextReader"], "sketch_env.picture.reading"),
+        ("sketch_env.scoring.calibration", ["Calibration"], "sketch_env.reward.calibration"),
+        ("sketch_env.scoring.options", ["add_reward_options"], "sketch_env.reward.options"),
     ],
 )
 def test_old_import_paths_still_work_and_name_the_new_one(
@@ -174,11 +185,16 @@ ALLOWED: dict[str, set[str]] = {
     "install": set(),
     "specs": set(),
     "catalog": {"config", "errors", "install"},
-    "render": _GROUND | {"catalog"},
+    # The one measurement pass (paper, paint, guards): below the renderer, which reads paint.
+    "picture": _GROUND | {"catalog"},
+    "render": _GROUND | {"catalog", "picture"},
     "gate": _GROUND | {"catalog", "render"},
-    "scoring": _GROUND | {"catalog", "render", "gate"},
+    "scoring": _GROUND | {"catalog", "picture", "render", "gate"},
+    # The reward pipeline reads the scorers' scores and scales, never the other way.
+    "reward": _GROUND | {"catalog", "picture", "render", "gate", "scoring"},
     "distributed": _GROUND | {"catalog", "render"},
-    "evaluation": _GROUND | {"catalog", "render", "gate", "scoring", "distributed"},
+    "evaluation": _GROUND
+    | {"catalog", "picture", "render", "gate", "scoring", "reward", "distributed"},
 }
 _BELOW_FRONT_ENDS = set(ALLOWED)
 ALLOWED.update(
@@ -202,7 +218,17 @@ ALLOWED.update(
     }
 )
 #: Deprecated aliases of moved modules: they import the new home by design.
-ALIASES = {"sketch_env.env.tasks", "sketch_env.env.reference_pool"}
+ALIASES = {
+    "sketch_env.env.tasks",
+    "sketch_env.env.reference_pool",
+    "sketch_env.render.coverage",
+    "sketch_env.scoring.calibration",
+    "sketch_env.scoring.guards",
+    "sketch_env.scoring.measures",
+    "sketch_env.scoring.options",
+    "sketch_env.scoring.reading",
+    "sketch_env.scoring.reward",
+}
 
 
 def _part(module: str) -> str:
@@ -278,10 +304,14 @@ def test_no_modules_form_an_import_cycle() -> None:
     ("module", "target"),
     [
         # The upward edges this table replaced, each put back: scoring -> env (the reference
-        # pool), scoring -> evaluation (calibrate), evaluation -> env (the task set), render ->
+        # pool), reward -> evaluation (calibrate), evaluation -> env (the task set), render ->
         # gate (the brush calls), trl -> rollout (the record format).
         ("sketch_env.scoring.judge.references", "sketch_env.env.environment"),
-        ("sketch_env.scoring.calibration", "sketch_env.evaluation.evaluator"),
+        ("sketch_env.reward.calibration", "sketch_env.evaluation.evaluator"),
+        # And the two this issue's layout keeps out: the scorers reading the reward (the
+        # heuristic's guards are the picture's), the measurements reading the renderer.
+        ("sketch_env.scoring.heuristic", "sketch_env.reward.config"),
+        ("sketch_env.picture.paint", "sketch_env.render.result"),
         ("sketch_env.evaluation.cache", "sketch_env.env.environment"),
         ("sketch_env.render.api_calls", "sketch_env.gate.check"),
         ("sketch_env.trl.artifacts", "sketch_env.rollout.runner"),

@@ -23,8 +23,10 @@ from PIL import Image
 
 from sketch_env.gate.verdict import GateVerdict
 from sketch_env.render.result import Render, RenderStatus, resized
+from sketch_env.reward.breakdown import RewardBreakdown
+from sketch_env.reward.config import RewardConfig
+from sketch_env.reward.outcome import RewardStatus
 from sketch_env.scoring.base import Score
-from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, RewardStatus
 
 __all__ = ["Rollout", "RolloutStatus", "revision_summary"]
 

@@ -64,6 +64,9 @@ from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.catalog.tasks import Task, get_task
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
+from sketch_env.reward.breakdown import component_value
+from sketch_env.scoring.base import scale_of
+from sketch_env.scoring.spec import spec_scale
 
 __all__ = [
     "BRUSHES",
@@ -1323,9 +1326,11 @@ def _ranked(candidates: Sequence[Candidate]) -> list[Candidate]:
     return [c for _, _, c in order]
 
 
-#: Known scorer maxima: the heuristic and anchored scorers score 0-10. Other scorers have no
-#: fixed range (HPSv3's ``mu`` is unbounded), so their preference is reported without a cap.
-PREFERENCE_CAPS: dict[str, float] = {"heuristic": 10.0, "anchored": 10.0}
+#: Known scorer maxima, by name, read from the scorers' stated scales (for reports saved
+#: without their cap). A scorer with no hard top (HPSv3's ``mu``) is reported without one.
+PREFERENCE_CAPS: dict[str, float] = {
+    name: cap for name in ("heuristic", "anchored") if (cap := spec_scale(name).cap) is not None
+}
 
 
 def _term_cap(name: str) -> float | None:
@@ -1349,7 +1354,7 @@ def _saturation(
             if name.startswith("scorer:"):
                 value = (c.components.get("scorer_terms") or {}).get(name[len("scorer:") :])
             else:
-                value = c.components.get(name)
+                value = component_value(c.components, name)
             if isinstance(value, int | float) and not isinstance(value, bool):
                 out.append(float(value))
         return out
@@ -1693,7 +1698,7 @@ def run_search(
         result = TaskSearch(
             task,
             refs,
-            preference_cap=PREFERENCE_CAPS.get(evaluator.scorer.name),
+            preference_cap=scale_of(evaluator.scorer).cap,
             top=top,
         )
         for mode in mode_list:
