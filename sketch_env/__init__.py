@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from sketch_env.render.config import RenderConfig
     from sketch_env.render.renderer import SketchRenderer, shared_renderer
     from sketch_env.render.result import Render, RenderStatus
-    from sketch_env.scoring.base import ScorerUnavailableError
     from sketch_env.reward.config import RewardConfig
+    from sketch_env.scoring.base import ScorerUnavailableError
 
 from sketch_env.install import VERSION as __version__
 

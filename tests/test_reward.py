@@ -18,6 +18,8 @@ from sketch_env.gate.runtime import runtime_check
 from sketch_env.picture.measures import measure_picture
 from sketch_env.picture.paint import paint_fraction
 from sketch_env.render.result import Render, RenderStatus
+from sketch_env.reward.combine import combine as combine_reward
+from sketch_env.reward.guards import GUARD_NAMES, guard_factors
 from sketch_env.scoring import (
     GateVerdict,
     HeuristicScorer,
@@ -30,8 +32,6 @@ from sketch_env.scoring import (
     gate_reply,
     pairwise_win_probability,
 )
-from sketch_env.reward.combine import combine as combine_reward
-from sketch_env.reward.guards import GUARD_NAMES, guard_factors
 
 DATA = Path(__file__).parent / "data" / "rendered"
 PASSED = GateVerdict(passed=True)

@@ -51,8 +51,9 @@ from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.base import MAX_SEED, check_seed
 from sketch_env.render.protocol import Renderer
-from sketch_env.scoring.base import Scorer
 from sketch_env.reward.config import RewardConfig
+from sketch_env.reward.rubric import clear_scores, reward_rubric
+from sketch_env.scoring.base import Scorer
 from sketch_env.scoring.spec import DEFAULT_SCORER
 
 __all__ = [

@@ -1,9 +1,10 @@
 """`EvaluationConfig`: everything that decides how a reply becomes a reward, in one object.
 
 Which renderer and scorer (and the reference pool it reads), how renders are bounded, which gate
-rules apply and how the reward is combined: parts that every front end used to declare again. One object now carries them,
-with a JSON round trip, and every front end takes it: `Evaluator`, `SketchEnvironment`,
-`SketchReward`, `SketchToolEnv.configured`, `create_sketch_app`, and ``--config FILE`` on
+rules apply and how the reward is combined: parts that every front end used to declare again.
+One object now carries them, with a JSON round trip, and every front end takes it: `Evaluator`,
+`SketchEnvironment`, `SketchReward`, `SketchToolEnv.configured`, `create_sketch_app`, and
+``--config FILE`` on
 ``sketch-env serve``, ``rollout`` and ``reward-check``. A saved config therefore reproduces an
 evaluation exactly, whichever front end reads it::
 

@@ -48,7 +48,24 @@ _HOME = {
     "TextReader": "reading",
 }
 
-__all__ = sorted(_HOME)
+__all__ = [
+    "GUARDS",
+    "GUARD_NAMES",
+    "MEASUREMENTS",
+    "PAINT_DELTA",
+    "PAINT_SIDE",
+    "Condition",
+    "Guard",
+    "ImageLike",
+    "Picture",
+    "PictureMeasures",
+    "TextReader",
+    "dark_mass_fraction",
+    "find_paint",
+    "measure_picture",
+    "paint_fraction",
+    "to_rgb_array",
+]
 
 
 def __getattr__(name: str) -> Any:

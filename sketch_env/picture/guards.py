@@ -86,7 +86,7 @@ class Condition:
         ValueError: On an unknown measurement, a non-finite threshold, or ``start == full``.
 
     Examples:
-        >>> Condition("coverage", start=0.02, full=0.005).strength(0.0125)
+        >>> round(Condition("coverage", start=0.02, full=0.005).strength(0.0125), 6)
         0.5
     """
 
@@ -234,8 +234,7 @@ class Guard:
         if "conditions" not in data:
             if base is None:
                 raise ValueError(
-                    f"unknown guard {name!r}; known: {', '.join(GUARDS)} (or give its "
-                    "conditions)"
+                    f"unknown guard {name!r}; known: {', '.join(GUARDS)} (or give its conditions)"
                 )
             return replace(base, **{k: v for k, v in data.items() if k != "name"})
         raw = data["conditions"]

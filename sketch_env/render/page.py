@@ -34,10 +34,10 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from sketch_env.picture.paint import paint_fraction
 from sketch_env.render.api_calls import attributed_names, harness_table
 from sketch_env.render.budget import MACHINE, SketchClock, WallClock
 from sketch_env.render.config import RenderConfig
-from sketch_env.picture.paint import paint_fraction
 from sketch_env.render.host import (
     SKETCH_PATH,
     BrowserFailure,

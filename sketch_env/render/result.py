@@ -12,13 +12,13 @@ import numpy as np
 from PIL import Image
 
 from sketch_env.catalog.vocabulary import CANVAS_SIZE
+from sketch_env.picture.pixels import to_rgb_array
 from sketch_env.render.api_calls import (
     brush_draw_calls,
     brush_paint,
     primitive_calls,
     raw_graphics_calls,
 )
-from sketch_env.picture.pixels import to_rgb_array
 
 
 class RenderStatus(enum.StrEnum):

@@ -51,7 +51,25 @@ _HOME = {
     "pairwise_win_probability": "terms",
 }
 
-__all__ = sorted(_HOME)
+__all__ = [
+    "DEFAULT_GUARDS",
+    "LADDER",
+    "TERMS",
+    "Calibration",
+    "CalibrationError",
+    "Facts",
+    "RewardBreakdown",
+    "RewardConfig",
+    "RewardStatus",
+    "combine",
+    "component_value",
+    "guard_factors",
+    "outcome",
+    "pairwise_win_probability",
+    "reaches_formula",
+    "reward_range",
+    "reward_rubric",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -78,7 +78,7 @@ class ContributionRubric(Rubric):
     """
 
     def __init__(self, name: str, weight: float) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.name = name
         self.weight = weight
 
@@ -101,7 +101,7 @@ class RewardRubric(WeightedSum):
 
     def __init__(self, names: tuple[str, ...] = CONTRIBUTIONS) -> None:
         weight = 1.0 / len(names)
-        children = [ContributionRubric(name, weight) for name in names]
+        children: list[Rubric] = [ContributionRubric(name, weight) for name in names]
         super().__init__(children, [weight] * len(names))
         # Named as the breakdown's contributions, not rubric_0..n: `named_rubrics()` and
         # `get_rubric("coverage")` then speak the reward's words.
@@ -119,7 +119,8 @@ def reward_rubric() -> RewardRubric:
         >>> from sketch_env.reward.breakdown import RewardBreakdown
         >>> from sketch_env.reward.outcome import RewardStatus
         >>> rubric = reward_rubric()
-        >>> step = RewardBreakdown(-0.75, RewardStatus.BLANK, True, contributions=(("blank", -0.75),))
+        >>> blank = (("blank", -0.75),)
+        >>> step = RewardBreakdown(-0.75, RewardStatus.BLANK, True, contributions=blank)
         >>> rubric(None, step), rubric.get_rubric("blank").contribution
         (-0.75, -0.75)
     """

@@ -124,10 +124,10 @@ def describe(term: Term, config: RewardConfig) -> dict[str, Any]:
 
 
 class _Gate:
-    name = "gate"
-    reads = ("gate",)
-    params = ("gate_weight",)
-    why = "a bonus for a sketch that passed the gate and rendered"
+    name: str = "gate"
+    reads: tuple[str, ...] = ("gate",)
+    params: tuple[str, ...] = ("gate_weight",)
+    why: str = "a bonus for a sketch that passed the gate and rendered"
 
     def value(self, inputs: TermInputs) -> TermValue:
         weight = inputs.config.gate_weight
@@ -135,15 +135,22 @@ class _Gate:
 
 
 class _Coverage:
-    name = "coverage"
-    reads = ("paint_fraction", "score")
-    params = ("coverage_weight", "coverage_floor", "coverage_target", "coverage_quality")
-    why = "paint across the canvas, paid as far as the scorer likes what covers it"
+    name: str = "coverage"
+    reads: tuple[str, ...] = ("paint_fraction", "score")
+    params: tuple[str, ...] = (
+        "coverage_weight",
+        "coverage_floor",
+        "coverage_target",
+        "coverage_quality",
+    )
+    why: str = "paint across the canvas, paid as far as the scorer likes what covers it"
 
     def value(self, inputs: TermInputs) -> TermValue:
         config = inputs.config
         coverage = inputs.paint_fraction
-        term = 0.0 if coverage < config.coverage_floor else min(1.0, coverage / config.coverage_target)
+        term = (
+            0.0 if coverage < config.coverage_floor else min(1.0, coverage / config.coverage_target)
+        )
         preference = inputs.preference_term
         if preference is not None and config.coverage_quality is not None:
             low, full = config.coverage_quality
@@ -156,10 +163,10 @@ class _Coverage:
 
 
 class _Preference:
-    name = "preference"
-    reads = ("score",)
-    params = ("preference_weight", "preference_ref_mean", "preference_ref_std")
-    why = "the scorer's opinion of the picture"
+    name: str = "preference"
+    reads: tuple[str, ...] = ("score",)
+    params: tuple[str, ...] = ("preference_weight", "preference_ref_mean", "preference_ref_std")
+    why: str = "the scorer's opinion of the picture"
 
     def value(self, inputs: TermInputs) -> TermValue:
         preference = inputs.preference_term
@@ -222,10 +229,10 @@ def pairwise_win_probability(
 
 
 class _Pairwise:
-    name = "pairwise"
-    reads = ("score", "references")
-    params = ("pairwise_weight", "pairwise_references", "pairwise_samples")
-    why = "the chance the picture beats the reference paintings, with the scorer's uncertainty"
+    name: str = "pairwise"
+    reads: tuple[str, ...] = ("score", "references")
+    params: tuple[str, ...] = ("pairwise_weight", "pairwise_references", "pairwise_samples")
+    why: str = "the chance the picture beats the reference paintings, with the scorer's uncertainty"
 
     def value(self, inputs: TermInputs) -> TermValue:
         config = inputs.config
@@ -243,10 +250,10 @@ class _Pairwise:
 
 
 class _DarkMass:
-    name = "dark_mass"
-    reads = ("measures.dark_mass",)
-    params = ("dark_mass_weight", "dark_mass_start", "dark_mass_full")
-    why = "a penalty for drowning the canvas in one dark mass"
+    name: str = "dark_mass"
+    reads: tuple[str, ...] = ("measures.dark_mass",)
+    params: tuple[str, ...] = ("dark_mass_weight", "dark_mass_start", "dark_mass_full")
+    why: str = "a penalty for drowning the canvas in one dark mass"
 
     def value(self, inputs: TermInputs) -> TermValue:
         config = inputs.config

@@ -123,6 +123,7 @@ GROUPS: dict[str, str] = {
     "tone": "medium",
 }
 
+
 def _shares(counts: np.ndarray) -> np.ndarray:
     total = float(counts.sum())
     return counts / total if total > 0 else counts.astype(np.float64)

@@ -108,9 +108,7 @@ __all__ = [
 #: (the guards' first ones) and a floor of 0.1 but for near-blank.
 HEURISTIC_GUARDS: tuple[Guard, ...] = (
     GUARDS["near_blank"].tuned(coverage=(0.03, 0.005)),
-    GUARDS["flat_mass"].tuned(
-        second_colour=(0.10, 0.25), top_two_colours=(0.85, 0.95), floor=0.1
-    ),
+    GUARDS["flat_mass"].tuned(second_colour=(0.10, 0.25), top_two_colours=(0.85, 0.95), floor=0.1),
     GUARDS["noise"].tuned(neighbour_corr=(0.45, 0.15), floor=0.1),
     GUARDS["palette"].tuned(hue_families=(5.0, 8.0), floor=0.1),
     GUARDS["composition"].tuned(floor=0.1),
