@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import subprocess
 import sys
 import typing
@@ -333,3 +334,94 @@ def test_the_cycle_check_finds_a_cycle_held_apart_by_function_level_imports() ->
     assert any(
         {"sketch_env.catalog.references", "sketch_env.scoring.spec"} <= set(c) for c in cycles
     )
+
+
+#: The longest a module may grow: past it, a module holds more than one idea (docs/design.md §9).
+MAX_MODULE_LINES = 900
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    long = {
+        str(path.relative_to(ROOT)): count
+        for path in sorted((ROOT / "sketch_env").rglob("*.py"))
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}, f"split these along their sections (at most {MAX_MODULE_LINES} lines)"
+
+
+#: The one module that says what a picture's paper is and where it has paint.
+PAINT_HOME = ROOT / "sketch_env" / "picture" / "paint.py"
+#: Names that only a definition of paper or paint would take.
+_PAINT_NAMES = re.compile(
+    r"background_colou?r|paper_(colou?r|mask)|paint_(fraction|mask)|find_paint"
+)
+#: Constants that only a definition of paint would hold (its threshold, its levels).
+_PAINT_CONSTANTS = re.compile(r"(PAINT|PAPER|COVERAGE)_(DELTA|THRESHOLD|LEVELS)|^_?THRESHOLD$")
+
+
+def paint_definitions(source: str) -> list[str]:
+    """What in a module's source defines paper or paint: a function of such a name, a constant
+    of one (a paint threshold), or a function that finds a picture's commonest colour (a
+    histogram's ``bincount`` and its ``argmax`` together: how the paper is found)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            called = {
+                n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+                for n in ast.walk(node)
+                if isinstance(n, ast.Call)
+            }
+            if _PAINT_NAMES.search(node.name) or {"bincount", "argmax"} <= called:
+                found.append(f"{node.name}:{node.lineno}")
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                name = target.id if isinstance(target, ast.Name) else ""
+                if _PAINT_CONSTANTS.search(name):
+                    found.append(f"{name}:{node.lineno}")
+    return found
+
+
+def test_paper_and_paint_are_defined_once() -> None:
+    elsewhere = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted((ROOT / "sketch_env").rglob("*.py"))
+        if path != PAINT_HOME and (found := paint_definitions(path.read_text(encoding="utf-8")))
+    }
+    assert elsewhere == {}, "read sketch_env.picture.paint instead of defining paint again"
+    assert paint_definitions(PAINT_HOME.read_text(encoding="utf-8"))
+
+
+def test_the_paint_check_finds_the_definitions_it_replaced() -> None:
+    # The three this replaced, as they were: the renderer's, the measurements' and the anchored
+    # scorer's inline one.
+    renderer = "def background_color(rgb):\n    return rgb\n_THRESHOLD = 32.0\n"
+    measures = "_COVERAGE_THRESHOLD = 12.0\n"
+    inline = (
+        "def picture_features(image):\n"
+        "    keys = image.sum(-1)\n"
+        "    mode = int(np.bincount(keys.ravel()).argmax())\n"
+        "    return mode\n"
+    )
+    assert paint_definitions(renderer) == ["background_color:1", "_THRESHOLD:3"]
+    assert paint_definitions(measures) == ["_COVERAGE_THRESHOLD:1"]
+    assert paint_definitions(inline) == ["picture_features:1"]
+
+
+def test_every_reader_of_paint_gets_the_same_number() -> None:
+    # The renderer's paint fraction (the blank rule, the coverage term, `unfinished`), the
+    # measurement the guards and the heuristic read, and the anchored scorer's paint share.
+    from PIL import Image
+
+    from sketch_env.picture.measures import measure_picture
+    from sketch_env.picture.paint import paint_fraction
+    from sketch_env.scoring.anchored import picture_features
+
+    for name in ("flower", "landscape", "darkblob"):
+        png = (ROOT / "tests" / "data" / "rendered" / f"{name}.png").read_bytes()
+        with Image.open(ROOT / "tests" / "data" / "rendered" / f"{name}.png") as image:
+            picture = image.convert("RGB")
+        fraction = paint_fraction(png)
+        assert 0.0 < fraction < 1.0
+        assert measure_picture(picture, read_text=False).coverage == fraction
+        assert picture_features(picture).paint_share == fraction

@@ -19,6 +19,7 @@ from sketch_env.reward.combine import combine
 from sketch_env.reward.config import RewardConfig
 from sketch_env.reward.outcome import RewardStatus
 from sketch_env.reward.rubric import CONTRIBUTIONS, reward_rubric
+from sketch_env.rewardcheck.hacks import token_stroke_blank
 from sketch_env.scoring.base import Score
 from tests.conftest import GOOD_SKETCH
 
@@ -150,13 +151,8 @@ def steps(env: SketchEnvironment, replies: list[str]) -> list[Any]:
     return out
 
 
-BLANK = """
-function setup() {
-  createCanvas(600, 600, WEBGL);
-  background(245, 240, 228);
-  brush.noStroke();
-}
-"""
+#: One tiny stroke on an empty canvas: it passes the gate and is blank.
+BLANK = token_stroke_blank(0)
 
 SMALL = """
 function setup() {
