@@ -198,26 +198,18 @@ def _formula(
 def reward_range(config: RewardConfig, scale: ScoreScale = EMBEDDED_SCALE) -> tuple[float, float]:
     """How low and how high the reward can go under a configuration and a scorer's scale.
 
-    The fixed outcomes and the formula's extremes: preference at the scale's ends (normalised
-    when configured), coverage and the pairwise probability in ``[0, 1]``, the dark-mass
-    penalty in full. The guards only pull towards ``guard_floor``, so they add that one value.
+    The fixed outcomes and the formula's extremes, each term's `Term.bounds` summed (preference
+    at the scale's ends, normalised when configured; coverage and the pairwise probability in
+    ``[0, 1]``; the dark-mass penalty in full). The guards only pull towards ``guard_floor``, so
+    they add that one value.
 
     Examples:
         >>> reward_range(RewardConfig())
         (-1.0, 11.0)
     """
-    low_pref, high_pref = scale.low, scale.high
-    if config.preference_ref_mean is not None and config.preference_ref_std is not None:
-        low_pref = (low_pref - config.preference_ref_mean) / config.preference_ref_std
-        high_pref = (high_pref - config.preference_ref_mean) / config.preference_ref_std
-    base = config.gate_weight
-    formula_low = base + config.preference_weight * low_pref - config.dark_mass_weight
-    formula_high = (
-        base
-        + config.preference_weight * high_pref
-        + config.coverage_weight
-        + config.pairwise_weight
-    )
+    bounds = [term.bounds(config, scale) for term in TERMS]
+    formula_low = math.fsum(low for low, _ in bounds)
+    formula_high = math.fsum(high for _, high in bounds)
     fixed = [config.gate_fail_reward, config.sketch_error_reward, config.blank_reward]
     if config.guards:
         fixed.append(config.guard_floor)

@@ -30,7 +30,15 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sketch_env.reward.config import RewardConfig
 
-__all__ = ["LADDER", "Facts", "RewardStatus", "Rung", "outcome", "reaches_formula"]
+__all__ = [
+    "LADDER",
+    "Facts",
+    "RewardStatus",
+    "Rung",
+    "below_blank_line",
+    "outcome",
+    "reaches_formula",
+]
 
 
 class RewardStatus(enum.StrEnum):
@@ -84,10 +92,20 @@ def check_fraction(name: str, value: float | None) -> float:
     return float(value)
 
 
+def below_blank_line(config: RewardConfig, paint_fraction: float | None) -> bool:
+    """The blank rule: the picture painted less than ``blank_below`` of the canvas.
+
+    The ladder's blank rung applies it (when ``blank_reward`` is set), and the critique a policy
+    reads quotes it; nothing else decides what blank is.
+
+    Raises:
+        ValueError: If the paint fraction is missing or not a fraction.
+    """
+    return check_fraction("paint_fraction", paint_fraction) < config.blank_below
+
+
 def _is_blank(config: RewardConfig, facts: Facts) -> bool:
-    if config.blank_reward is None:
-        return False
-    return check_fraction("paint_fraction", facts.paint_fraction) < config.blank_below
+    return config.blank_reward is not None and below_blank_line(config, facts.paint_fraction)
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,9 @@ the terms' contributions, then pulled towards ``guard_floor`` by the guards
   ground (a night sky) is penalised too; set ``dark_mass_weight=0`` for such tasks.
 
 Each term is a `Term`: its contribution's name, what it reads, which `RewardConfig` fields it
-owns, why, and ``value(inputs)``, which returns its weighted contribution (``None``: the term is
-off and adds no entry) and its observations (named numbers the breakdown reports). The
+owns, why, ``value(inputs)``, which returns its weighted contribution (``None``: the term is off
+and adds no entry) and its observations (named numbers the breakdown reports), and ``bounds``,
+the least and most it can add (the manifest's reward range sums them). The
 breakdown is generic (`sketch_env.reward.breakdown`), so a new term is one `Term` here (its
 settings as `RewardConfig` fields) and no change to any wire model.
 """
@@ -112,6 +113,10 @@ class Term(Protocol):
         """Its contribution and observations for one picture."""
         ...
 
+    def bounds(self, config: RewardConfig, scale: ScoreScale) -> tuple[float, float]:
+        """The least and the most it can add (the manifest's reward range sums them)."""
+        ...
+
 
 def describe(term: Term, config: RewardConfig) -> dict[str, Any]:
     """A term's JSON form under a configuration: name, reads, its settings' values, why."""
@@ -132,6 +137,9 @@ class _Gate:
     def value(self, inputs: TermInputs) -> TermValue:
         weight = inputs.config.gate_weight
         return TermValue(weight if weight else None)
+
+    def bounds(self, config: RewardConfig, scale: ScoreScale) -> tuple[float, float]:
+        return config.gate_weight, config.gate_weight
 
 
 class _Coverage:
@@ -161,6 +169,9 @@ class _Coverage:
         observations = (("coverage", coverage), ("coverage_term", term))
         return TermValue(config.coverage_weight * term, observations)
 
+    def bounds(self, config: RewardConfig, scale: ScoreScale) -> tuple[float, float]:
+        return 0.0, config.coverage_weight
+
 
 class _Preference:
     name: str = "preference"
@@ -182,6 +193,13 @@ class _Preference:
         if preference is None or not weight:
             return TermValue(None, observations)
         return TermValue(weight * preference, observations)
+
+    def bounds(self, config: RewardConfig, scale: ScoreScale) -> tuple[float, float]:
+        low, high = scale.low, scale.high
+        if config.preference_ref_mean is not None and config.preference_ref_std is not None:
+            low = (low - config.preference_ref_mean) / config.preference_ref_std
+            high = (high - config.preference_ref_mean) / config.preference_ref_std
+        return config.preference_weight * low, config.preference_weight * high
 
 
 def _phi(x: float) -> float:
@@ -248,6 +266,9 @@ class _Pairwise:
         probability = pairwise_win_probability(score.value, score.sigma, refs)
         return TermValue(config.pairwise_weight * probability, (("pairwise_prob", probability),))
 
+    def bounds(self, config: RewardConfig, scale: ScoreScale) -> tuple[float, float]:
+        return 0.0, config.pairwise_weight
+
 
 class _DarkMass:
     name: str = "dark_mass"
@@ -268,6 +289,9 @@ class _DarkMass:
             fraction, config.dark_mass_start, config.dark_mass_full
         )
         return TermValue(-penalty, (*observations, ("dark_mass_penalty", penalty)))
+
+    def bounds(self, config: RewardConfig, scale: ScoreScale) -> tuple[float, float]:
+        return -config.dark_mass_weight, 0.0
 
 
 #: The formula's terms, in the order their contributions are listed.
