@@ -17,8 +17,9 @@ from sketch_env.gate import GateIssue, GateVerdict
 from sketch_env.reward.breakdown import RewardBreakdown
 from sketch_env.reward.combine import combine
 from sketch_env.reward.config import RewardConfig
-from sketch_env.reward.outcome import RewardStatus
+from sketch_env.reward.outcome import LADDER, RewardStatus
 from sketch_env.reward.rubric import CONTRIBUTIONS, reward_rubric
+from sketch_env.reward.terms import TERMS
 from sketch_env.rewardcheck.hacks import token_stroke_blank
 from sketch_env.scoring.base import Score
 from tests.conftest import GOOD_SKETCH
@@ -94,18 +95,12 @@ def test_the_tree_is_a_weighted_sum_of_the_contributions_with_weights_summing_to
     assert isinstance(rubric, WeightedSum)
     assert [name for name, _ in rubric.named_children()] == list(CONTRIBUTIONS)
     assert abs(sum(rubric.weights) - 1.0) <= 1e-6
-    assert set(CONTRIBUTIONS) == {
-        "gate_fail",
-        "runtime_gate_fail",
-        "sketch_error",
-        "blank",
-        "gate",
-        "coverage",
-        "preference",
-        "pairwise",
-        "dark_mass",
-        "guards",
-    }
+    # One child per way a contribution can arise: the ladder's fixed outcomes, the terms, and
+    # the guards' pull (a new term is a new child, with no change here).
+    fixed = [rung.contribution for rung in LADDER if rung.contribution is not None]
+    assert fixed == ["gate_fail", "runtime_gate_fail", "sketch_error", "blank"]
+    assert list(CONTRIBUTIONS) == [*fixed, *(term.name for term in TERMS), "guards"]
+    assert {"coverage", "preference", "pairwise", "dark_mass", "gate"} <= set(CONTRIBUTIONS)
     assert rubric.state_dict()["contributions"] == list(CONTRIBUTIONS)
 
 

@@ -31,7 +31,7 @@ from sketch_env.picture.measures import PictureMeasures
 from sketch_env.reward.breakdown import RewardBreakdown
 from sketch_env.reward.config import RewardConfig
 from sketch_env.reward.guards import guard_factors, pulled
-from sketch_env.reward.outcome import Facts, RewardStatus, check_fraction, outcome
+from sketch_env.reward.outcome import LADDER, Facts, RewardStatus, check_fraction, outcome
 from sketch_env.reward.terms import TERMS, TermInputs
 from sketch_env.scoring.base import EMBEDDED_SCALE, Score, ScoreScale
 
@@ -210,7 +210,7 @@ def reward_range(config: RewardConfig, scale: ScoreScale = EMBEDDED_SCALE) -> tu
     bounds = [term.bounds(config, scale) for term in TERMS]
     formula_low = math.fsum(low for low, _ in bounds)
     formula_high = math.fsum(high for _, high in bounds)
-    fixed = [config.gate_fail_reward, config.sketch_error_reward, config.blank_reward]
+    fixed = [rung.reward(config) for rung in LADDER if rung.contribution is not None]
     if config.guards:
         fixed.append(config.guard_floor)
     values = [v for v in fixed if v is not None]
