@@ -109,10 +109,10 @@ def test_guards_are_named_by_name_or_changed_in_part_and_bad_ones_are_refused() 
 
 
 def test_the_heuristic_holds_its_own_instances_of_the_same_guards() -> None:
-    # Same guards (names, measurements), the heuristic's first thresholds and a floor of 0.1:
-    # checked against the formulas its docstring states, on random measurements.
-    assert [g.name for g in HEURISTIC_GUARDS] == list(GUARDS)
-    assert [g.reads for g in HEURISTIC_GUARDS] == [g.reads for g in GUARDS.values()]
+    # The reward's guards (names, measurements) with the heuristic's first thresholds and a floor
+    # of 0.1: checked against the formulas its docstring states, on random measurements. (The
+    # heuristic keeps its own set: a guard added to the reward need not be added to it.)
+    assert all(g.reads == GUARDS[g.name].reads for g in HEURISTIC_GUARDS)
 
     def documented(m: PictureMeasures) -> list[float]:
         floor = [
