@@ -28,20 +28,24 @@ takes a spec also takes a ready scorer (for tests, or a scorer with non-default 
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from sketch_env.scoring.base import Scorer, ScoreScale
-from sketch_env.scoring.heuristic import HeuristicScorer
+from sketch_env.scoring.base import Scorer, ScoreScale, scale_of
 from sketch_env.specs import parse_spec
 
 __all__ = [
     "DEFAULT_HPSV3_URL",
     "DEFAULT_SCORER",
+    "EMBEDDED_SCORERS",
     "HPSV3_URL_ENV",
     "VALID_SPECS",
+    "Embedded",
     "make_scorer",
     "parse_hpsv3_urls",
     "spec_scale",
@@ -54,10 +58,51 @@ DEFAULT_SCORER = "anchored"
 DEFAULT_HPSV3_URL = "http://127.0.0.1:8765"
 #: Environment variable that overrides the URL behind the bare ``"hpsv3"`` spec.
 HPSV3_URL_ENV = "SKETCH_ENV_HPSV3_URL"
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """An embedded scorer, as its spec names it: where its class lives and which keyword
+    arguments its spec parameters are (a parameter's type reads its text: ``float``, or ``bool``
+    as 0/1). A class that takes ``pool_dir`` is given `EvaluationConfig.pool_dir`.
+
+    Args:
+        form: The spec's form, as error messages show it.
+        module: The module that defines it (imported only when a spec names it).
+        cls: The class's name there.
+        params: Spec parameter -> its type.
+    """
+
+    form: str
+    module: str
+    cls: str
+    params: Mapping[str, type] = field(default_factory=dict)
+
+    def load(self) -> type:
+        """The scorer's class."""
+        found: type = getattr(importlib.import_module(self.module), self.cls)
+        return found
+
+
+#: The embedded scorers by spec name: a new one is its module and one entry here.
+EMBEDDED_SCORERS: Mapping[str, Embedded] = {
+    "anchored": Embedded(
+        "anchored[?kappa=K&typical_quantile=Q]",
+        "sketch_env.scoring.anchored",
+        "AnchoredScorer",
+        {"kappa": float, "typical_quantile": float},
+    ),
+    "heuristic": Embedded(
+        "heuristic[?read_text=0|1]",
+        "sketch_env.scoring.heuristic",
+        "HeuristicScorer",
+        {"read_text": bool},
+    ),
+}
+
 #: The spec forms, as shown in error messages.
 VALID_SPECS = (
-    "anchored[?kappa=K&typical_quantile=Q]",
-    "heuristic[?read_text=0|1]",
+    *(embedded.form for embedded in EMBEDDED_SCORERS.values()),
     "hpsv3",
     "hpsv3+http://host:port[,http://host2:port...]",
     "judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]",
@@ -105,18 +150,14 @@ def parse_hpsv3_urls(spec: str) -> list[str]:
 
 def _embedded_params(spec: str, kind: str, params: Mapping[str, str]) -> dict[str, Any]:
     """An embedded scorer's spec parameters as keyword arguments."""
-    known: dict[str, dict[str, type]] = {
-        "anchored": {"kappa": float, "typical_quantile": float},
-        "heuristic": {"read_text": bool},
-    }
-    unknown = sorted(set(params) - set(known[kind]))
+    known = EMBEDDED_SCORERS[kind].params
+    unknown = sorted(set(params) - set(known))
     if unknown:
-        raise ValueError(
-            f"scorer spec {spec!r}: {kind} takes {', '.join(known[kind])}, not {unknown}"
-        )
+        takes = ", ".join(known) or "no parameters"
+        raise ValueError(f"scorer spec {spec!r}: {kind} takes {takes}, not {unknown}")
     out: dict[str, Any] = {}
     for name, text in params.items():
-        if known[kind][name] is bool:
+        if known[name] is bool:
             if text.lower() not in ("0", "1", "true", "false"):
                 raise ValueError(f"scorer spec {spec!r}: {name} must be 0 or 1, got {text!r}")
             out[name] = text.lower() in ("1", "true")
@@ -135,8 +176,8 @@ def make_scorer(
 ) -> Scorer:
     """Builds the scorer a spec names.
 
-    The HPSv3 and judge clients are imported only when a spec asks for them, so the embedded
-    scorers work in an installation without the clients' dependencies.
+    Every scorer's module is imported only when a spec asks for it, so the embedded scorers work
+    in an installation without the clients' dependencies.
 
     Args:
         spec: A spec string (see the module docstring) or a ready `Scorer`.
@@ -170,14 +211,13 @@ judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]
         raise TypeError(f"expected a scorer spec string or a Scorer, got {type(spec).__name__}")
     parsed = parse_spec(spec, what="scorer spec")
     kind = parsed.kind
-    if kind in ("heuristic", "anchored") and not parsed.targets and "+" not in spec:
+    if kind in EMBEDDED_SCORERS and not parsed.targets and "+" not in spec:
         options = _embedded_params(spec, kind, parsed.params)
-        if kind == "heuristic":
-            return HeuristicScorer(**options)
-        # Imported here: it reads the pool's features when built.
-        from sketch_env.scoring.anchored import AnchoredScorer
-
-        return AnchoredScorer(pool_dir, **options)
+        cls = EMBEDDED_SCORERS[kind].load()
+        if "pool_dir" in inspect.signature(cls).parameters:
+            options["pool_dir"] = pool_dir
+        scorer: Scorer = cls(**options)
+        return scorer
     if kind == "hpsv3":
         urls = parse_hpsv3_urls(spec)
         # Imported here: the client pulls in an HTTP stack the embedded scorers never need.
@@ -209,8 +249,6 @@ def spec_scale(spec: str | Scorer) -> ScoreScale:
         (10.0, 1.0)
     """
     if not isinstance(spec, str):
-        from sketch_env.scoring.base import scale_of
-
         return scale_of(spec)
     kind = parse_spec(spec, what="scorer spec").kind
     if kind == "judge":
@@ -222,10 +260,6 @@ def spec_scale(spec: str | Scorer) -> ScoreScale:
         from sketch_env.scoring.hpsv3.client import HPSv3Scorer
 
         return HPSv3Scorer.scale
-    if kind == "anchored":
-        from sketch_env.scoring.anchored import AnchoredScorer
-
-        return AnchoredScorer.scale
-    if kind == "heuristic":
-        return HeuristicScorer.scale
+    if kind in EMBEDDED_SCORERS:
+        return scale_of(EMBEDDED_SCORERS[kind].load())
     raise ValueError(f"unknown scorer spec {spec!r}; valid specs: {', '.join(VALID_SPECS)}")
