@@ -73,7 +73,9 @@ class Probe:
     outcome: dict[str, ProbeSketch]
 
 
-def _sketch(folder: Path, raw: dict[str, Any], sketch_id: str, prompt: str, kind: str) -> ProbeSketch:
+def _sketch(
+    folder: Path, raw: dict[str, Any], sketch_id: str, prompt: str, kind: str
+) -> ProbeSketch:
     path = folder / str(raw["file"])
     try:
         source = path.read_text(encoding="utf-8")
@@ -99,7 +101,11 @@ def _parse(folder: Path) -> Probe:
         )
         outcome = {
             name: _sketch(
-                folder, data["outcome"][name], f"{folder.name}-{name}", str(data["outcome"][name]["prompt"]), name
+                folder,
+                data["outcome"][name],
+                f"{folder.name}-{name}",
+                str(data["outcome"][name]["prompt"]),
+                name,
             )
             for name in OUTCOMES
         }

@@ -303,7 +303,9 @@ def _mutate(rng: random.Random, comp: Composition, tiles: int, mosaic: bool) -> 
             items[i] = replace(items[i], tile=rng.randrange(tiles))
         elif op < 0.5:
             items[i] = replace(
-                items[i], x=round(items[i].x + rng.gauss(0, 40)), y=round(items[i].y + rng.gauss(0, 40))
+                items[i],
+                x=round(items[i].x + rng.gauss(0, 40)),
+                y=round(items[i].y + rng.gauss(0, 40)),
             )
         elif op < 0.65:
             items[i] = replace(items[i], scale=rng.choice(_SCALES))
@@ -388,7 +390,9 @@ def run_composed(
         while spent < offline_per_render:
             children = []
             for _ in range(OFFLINE_CHILDREN):
-                _, (parent, mosaic) = population[min(rng.randrange(len(population)) for _ in range(3))]
+                _, (parent, mosaic) = population[
+                    min(rng.randrange(len(population)) for _ in range(3))
+                ]
                 if rng.random() < 0.3:
                     _, (other, other_mosaic) = population[
                         min(rng.randrange(len(population)) for _ in range(3))
