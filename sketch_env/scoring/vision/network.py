@@ -158,7 +158,7 @@ class EfficientNetLite0:
             )
             depthwise = _fold(w, p + "_depthwise_conv", p + "_bn1", stride)
             project = _fold(w, p + "_project_conv", p + "_bn2", 1)
-            inputs = (expand.weight.shape[2] if expand else depthwise.weight.shape[2])
+            inputs = expand.weight.shape[2] if expand else depthwise.weight.shape[2]
             residual = stride == 1 and inputs == project.weight.shape[3]
             self.blocks.append(_Block(expand, depthwise, project, residual))
         self.head = _fold(w, "_conv_head", "_bn1", 1)

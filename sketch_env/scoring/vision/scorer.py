@@ -40,7 +40,6 @@ from __future__ import annotations
 import asyncio
 import math
 import os
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -50,7 +49,7 @@ from PIL import Image
 from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.catalog.tasks import Task, load_tasks
 from sketch_env.scoring.anchored import resolve_anchor
-from sketch_env.scoring.base import Score
+from sketch_env.scoring.base import EMBEDDED_SCALE, Score
 from sketch_env.scoring.vision.network import NetworkView, network
 from sketch_env.scoring.vision.pool import PoolVision, load_pool_vision
 
@@ -65,6 +64,12 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.maximum(norm, 1e-9)
 
 
+def _sigmoid(x: np.ndarray | float) -> np.ndarray:
+    # tanh form: no overflow however far a picture lies from the boundary.
+    out: np.ndarray = 0.5 * (1.0 + np.tanh(0.5 * np.asarray(x, dtype=np.float64)))
+    return out
+
+
 def _logistic_fit(
     positives: np.ndarray, negatives: np.ndarray, lam: float, iterations: int
 ) -> tuple[np.ndarray, float]:
@@ -76,7 +81,7 @@ def _logistic_fit(
     w = np.zeros(x.shape[1])
     b = 0.0
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
+        p = _sigmoid(x @ w + b)
         g = (p - y) * weight
         w -= 0.1 * (x.T @ g / len(y) + lam * w / len(y))
         b -= 0.1 * float(g.mean())
@@ -113,6 +118,8 @@ class VisionScorer:
     Args:
         pool_dir: Pool folder; ``None`` finds the shipped pool.
         exclude: Reference ids left out of every part (fitting and comparison).
+        exclude_from_quality: Reference ids also left out of the quality direction (which is
+            fitted to tiers): `held_out` leaves a reference's whole task out of it.
         beta: Sharpness of the subject softmax.
         subject_power: Exponent of the subject factor.
         quality_midpoint: Progress at which quality is 0.5.
@@ -132,19 +139,22 @@ class VisionScorer:
     """
 
     name = "vision"
+    #: 0-10; quality has no hard top short of it, so the maximum is out of reach in practice.
+    scale = EMBEDDED_SCALE
 
     def __init__(
         self,
         pool_dir: str | os.PathLike[str] | None = None,
         *,
         exclude: Iterable[str] = (),
-        beta: float = 20.0,
+        exclude_from_quality: Iterable[str] = (),
+        beta: float = 10.0,
         subject_power: float = 0.5,
         quality_midpoint: float = 0.5,
         quality_slope: float = 2.2,
         realism_slack: float = 1.0,
-        painting_knee: float = 0.8,
-        painting_lambda: float = 10.0,
+        painting_knee: float = 0.6,
+        painting_lambda: float = 300.0,
     ) -> None:
         for label, value in (("beta", beta), ("quality_slope", quality_slope)):
             if not (math.isfinite(value) and value > 0):
@@ -157,6 +167,16 @@ class VisionScorer:
         self.realism_slack, self.painting_knee = realism_slack, painting_knee
         self.painting_lambda = painting_lambda
         self.excluded = frozenset(exclude)
+        self.excluded_from_quality = frozenset(exclude_from_quality) | self.excluded
+        self._options = {
+            "beta": beta,
+            "subject_power": subject_power,
+            "quality_midpoint": quality_midpoint,
+            "quality_slope": quality_slope,
+            "realism_slack": realism_slack,
+            "painting_knee": painting_knee,
+            "painting_lambda": painting_lambda,
+        }
         vision = load_pool_vision(pool_dir)
         pool = {ref.id: ref for ref in load_reference_pool(pool_dir)}
         keep = [i for i, ref_id in enumerate(vision.ids) if ref_id not in self.excluded]
@@ -165,7 +185,7 @@ class VisionScorer:
         self.references: tuple[Reference, ...] = tuple(pool[vision.ids[i]] for i in keep)
         self.tasks: tuple[Task, ...] = tuple(load_tasks())
         self._fit(vision, keep)
-        self._lock = threading.Lock()
+        self._held_out: dict[str, VisionScorer] = {}
 
     # ---------------------------------------------------------------------------------------
     # Fitting (at start, from the pool's stored features).
@@ -175,13 +195,18 @@ class VisionScorer:
         self._mean = seed0.mean(axis=0)
         self._std = seed0.std(axis=0) + 1e-6
         self._z = self._standard(seed0)
-        tiers = np.array([ref.tier for ref in self.references])
+        tiers = np.array(
+            [
+                "" if ref.id in self.excluded_from_quality else str(ref.tier)
+                for ref in self.references
+            ]
+        )
         if not (tiers == _TIER_LOVE).any() or not (tiers == _TIER_WEAK).any():
             raise ValueError("the vision scorer needs love and weak references")
-        self._direction = self._z[tiers == _TIER_LOVE].mean(0) - self._z[tiers == _TIER_WEAK].mean(0)
-        along = self._z @ self._direction
-        self._weak_at = float(along[tiers == _TIER_WEAK].mean())
-        self._love_at = float(along[tiers == _TIER_LOVE].mean())
+        love, weak = self._z[tiers == _TIER_LOVE], self._z[tiers == _TIER_WEAK]
+        self._direction = love.mean(0) - weak.mean(0)
+        self._weak_at = float((weak @ self._direction).mean())
+        self._love_at = float((love @ self._direction).mean())
         self._media = [ref.task_id.split("/", 1)[1] for ref in self.references]
         local = vision.local[keep]
         self._local_mean: dict[str, np.ndarray] = {}
@@ -197,7 +222,9 @@ class VisionScorer:
             for a in idx:
                 others = [b for b in idx if b != a]
                 near.append(self._second_nearest(self._z[a], others))
-                regions = _unit(local[others].reshape(-1, local.shape[2]) - self._local_mean[medium])
+                regions = _unit(
+                    local[others].reshape(-1, local.shape[2]) - self._local_mean[medium]
+                )
                 found.append(self._regions_found(local[a], medium, regions))
             self._calibration[medium] = (
                 max(near),
@@ -226,6 +253,33 @@ class VisionScorer:
         mine = _unit(local - self._local_mean[medium])
         return float((mine @ regions.T).max(axis=1).mean())
 
+    def held_out(self, reference: Reference) -> VisionScorer:
+        """This scorer refitted as a new painting of ``reference``'s task would meet it.
+
+        The reference leaves every part; its whole task leaves the quality direction too,
+        since that is fitted to tiers and a task's references share their look: leaving one
+        reference out would still let its three siblings pull the direction towards it.
+        Refits are cached: the resolution check asks once per reference.
+
+        Args:
+            reference: The reference to leave out.
+
+        Returns:
+            A `VisionScorer` with the same options.
+        """
+        key = reference.id
+        cached = self._held_out.get(key)
+        if cached is None:
+            task = [ref.id for ref in self.references if ref.task_id == reference.task_id]
+            cached = VisionScorer(
+                self.pool_dir,
+                exclude=self.excluded | {reference.id},
+                exclude_from_quality=task,
+                **self._options,
+            )
+            self._held_out[key] = cached
+        return cached
+
     # ---------------------------------------------------------------------------------------
     # Scoring.
 
@@ -242,7 +296,7 @@ class VisionScorer:
         z = self._standard(view.pooled)
         label, (subject, medium) = resolve_anchor(prompt, (), self.tasks)
         progress = (float(z @ self._direction) - self._weak_at) / (self._love_at - self._weak_at)
-        quality = 1.0 / (1.0 + math.exp(-self.quality_slope * (progress - self.quality_midpoint)))
+        quality = float(_sigmoid(self.quality_slope * (progress - self.quality_midpoint)))
         share = 1.0
         realism = 1.0
         if medium is not None and medium in self._local_refs:
@@ -265,15 +319,13 @@ class VisionScorer:
             realism = math.exp(-max(0.0, near - far - global_unit) / global_unit) * math.exp(
                 -max(0.0, found_min - local_unit - found) / local_unit
             )
-        painting = 1.0 / (1.0 + math.exp(-(float(z @ self._disc_w) + self._disc_b)))
+        painting = float(_sigmoid(float(z @ self._disc_w) + self._disc_b))
         return VisionParts(progress, quality, share, realism, painting, label)
 
     def value(self, parts: VisionParts) -> float:
         """The score (0-10) of a picture's parts."""
         painting = min(1.0, parts.painting / self.painting_knee)
-        return (
-            _TOP * parts.quality * parts.subject**self.subject_power * parts.realism * painting
-        )
+        return _TOP * parts.quality * parts.subject**self.subject_power * parts.realism * painting
 
     def score_view(self, view: NetworkView, prompt: str) -> Score:
         """Scores a picture from the network's view of it."""

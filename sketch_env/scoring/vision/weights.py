@@ -157,12 +157,12 @@ class _Unpickler(pickle.Unpickler):
 
 
 def _read_legacy(stream: IO[bytes]) -> dict[str, np.ndarray]:
-    if pickle.load(stream) != _MAGIC or pickle.load(stream) != _PROTOCOL:  # noqa: S301
+    if pickle.load(stream) != _MAGIC or pickle.load(stream) != _PROTOCOL:
         raise VisionWeightsError("not a PyTorch legacy checkpoint")
-    pickle.load(stream)  # noqa: S301 - the writer's sizes: a dict of ints, nothing to run.
+    pickle.load(stream)
     storages: dict[str, _Storage] = {}
     state = _Unpickler(stream, storages).load()
-    keys = pickle.load(stream)  # noqa: S301 - a list of strings.
+    keys = pickle.load(stream)
     for key in keys:
         (numel,) = struct.unpack("<q", stream.read(8))
         storage = storages[key]
