@@ -33,12 +33,14 @@ class MeasuredGap:
         references: ``(task id, gap)`` of the search that mutates the task's references.
         measured: When (``YYYY-MM-DD``).
         note: What the figures mean, in a sentence.
+        resolution: What ``reward-check --resolution`` measured, in a line (empty if never).
     """
 
     blind: tuple[tuple[str, float], ...]
     references: tuple[tuple[str, float], ...]
     measured: str
     note: str
+    resolution: str = ""
 
     @property
     def worst_blind(self) -> float:
@@ -65,6 +67,10 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         note=(
             "nothing blind came near a reference (best 0.00-1.74 of 11); mutants of the best "
             "references, which still paint the picture, reach the maximum"
+        ),
+        resolution=(
+            "tiers 55 % (chance 50 %), 29 of 96 references at the maximum: it cannot tell a "
+            "fine painting from a weak one"
         ),
     ),
     "heuristic": MeasuredGap(
@@ -132,4 +138,9 @@ def gap_notice(spec: str) -> str:
         f"scorer {kind}: measured adversarial gap (reward-check --search 500, {gap.measured}): "
         f"blind {_span(gap.blind)}, reference mutants {_span(gap.references)}\n"
         f"  {gap.note} (docs/reward.md, 'What search finds')"
+        + (
+            f"\n  resolution: {gap.resolution} (docs/reward.md, 'Resolution')"
+            if gap.resolution
+            else ""
+        )
     )

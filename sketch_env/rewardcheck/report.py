@@ -490,17 +490,21 @@ def write_resolution_html(report: ResolutionReport, out_dir: str | Path) -> Path
             for item_id, task_id, reward, weak in report.free
             if task_id == ladder.task_id
         ]
-        refs = [
-            _figure(report, ref_id, f"{report.tier_of.get(ref_id, '')}: {_num(value)}")
-            for ref_id, value in report.references.items()
-            if ref_id.startswith(slug + "-")
-        ]
         sections.append(
             f"<h2>{html.escape(ladder.task_id)}: “{html.escape(ladder.prompt)}”</h2>"
             f'<div class="row">{"".join(figures)}</div>'
-            f'<h3>Free compositions and the task\'s references</h3><div class="row">'
-            f"{''.join(free + refs)}</div>"
+            f'<h3>Free compositions</h3><div class="row">{"".join(free)}</div>'
         )
+    references = [
+        _figure(report, ref_id, f"{ref_id} ({report.tier_of.get(ref_id, '')}): {_num(value)}")
+        for ref_id, value in report.references.items()
+    ]
+    sections.append(f'<h2>References</h2><div class="row">{"".join(references)}</div>')
+    how = (
+        "held out (refitted without each one, quality without its task)"
+        if report.held_out
+        else "as they are"
+    )
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Reward resolution: {html.escape(report.scorer)}</title>
@@ -512,8 +516,7 @@ figure {{ margin: 0; width: 200px; font-size: 12px; }}
 figure img, .noimg {{ width: 200px; height: 200px; object-fit: contain; background: #f4f4f4; }}
 </style></head><body>
 <h1>Reward resolution</h1>
-<p>Scorer <b>{html.escape(report.scorer)}</b>; references scored
-{"held out (refitted without each one, quality without its task)" if report.held_out else "as they are"};
+<p>Scorer <b>{html.escape(report.scorer)}</b>; references scored {how};
 maximum reward {report.top:.2f}; {report.seconds:.0f} s. Ladders are in the order set by hand
 before any scorer saw them.</p>
 <table><tr><th>measure</th><th>figure</th><th>verdict</th></tr>{rows}</table>

@@ -24,6 +24,7 @@ a new painting would get. The criteria are the ones issue 28 set for the default
 
 from __future__ import annotations
 
+import itertools
 import json
 import statistics
 import time
@@ -127,7 +128,7 @@ class LadderResult:
     def min_gap(self) -> float | None:
         """The smallest difference between two rungs' rewards."""
         ranked = sorted(self._rewards())
-        return min((b - a for a, b in zip(ranked, ranked[1:], strict=False)), default=None)
+        return min((b - a for a, b in itertools.pairwise(ranked)), default=None)
 
     @property
     def crude_spread(self) -> float | None:
@@ -387,7 +388,7 @@ def run_resolution(
         for other in by_medium.get(ref.task_id.split("/", 1)[1], []):
             if other != ref.task_id and other in tasks:
                 prompts[other] = tasks[other].prompt
-        chosen = scorer.held_out(ref) if refit else scorer  # type: ignore[union-attr]
+        chosen = scorer.held_out(ref) if isinstance(scorer, HeldOutScorer) and refit else scorer
         with _scoring_with(evaluator, chosen):
             for task_id, prompt in prompts.items():
                 if not shots or (task_id == ref.task_id and not refit):
@@ -534,8 +535,8 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
             (
                 f"ladder {ladder.task_id}",
                 f"{rewards}; rho {_fmt(ladder.correlation)}, min gap {_fmt(ladder.min_gap)}, "
-                f"crude spread {_fmt(ladder.crude_spread)}, no props {_fmt(ladder.no_props_reward())}"
-                f"; {outcome}",
+                f"crude spread {_fmt(ladder.crude_spread)}, "
+                f"no props {_fmt(ladder.no_props_reward())}; {outcome}",
                 "pass"
                 if (ladder.correlation or 0) >= 0.85
                 and (ladder.min_gap or 0) >= 0.05

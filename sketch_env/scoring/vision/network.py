@@ -103,7 +103,8 @@ def _conv(x: np.ndarray, conv: _Conv) -> np.ndarray:
     if k == 1 and s == 1 and not conv.depthwise:
         h, w, c = x.shape
         out = x.reshape(-1, c) @ conv.weight[0, 0]
-        return out.reshape(h, w, -1) + conv.bias
+        result: np.ndarray = out.reshape(h, w, -1) + conv.bias
+        return result
     padded = _same_pad(x, k, s)
     out_h, out_w = math.ceil(x.shape[0] / s), math.ceil(x.shape[1] / s)
     if conv.depthwise:
@@ -112,7 +113,8 @@ def _conv(x: np.ndarray, conv: _Conv) -> np.ndarray:
             for dx in range(k):
                 window = padded[dy : dy + s * out_h : s, dx : dx + s * out_w : s]
                 out += window * conv.weight[dy, dx]
-        return out + conv.bias
+        depthwise: np.ndarray = out + conv.bias
+        return depthwise
     # The stem (3 x 3, stride 2, 3 channels): im2col, one matrix product.
     cols = np.stack(
         [
@@ -124,7 +126,8 @@ def _conv(x: np.ndarray, conv: _Conv) -> np.ndarray:
     )
     flat = cols.reshape(out_h * out_w, -1)
     out = flat @ conv.weight.reshape(-1, conv.weight.shape[-1])
-    return out.reshape(out_h, out_w, -1) + conv.bias
+    stem: np.ndarray = out.reshape(out_h, out_w, -1) + conv.bias
+    return stem
 
 
 def _relu6(x: np.ndarray) -> np.ndarray:

