@@ -127,7 +127,7 @@ def harness_script(config: RenderConfig, binding: str) -> str:
         "stackLimit": STACK_LIMIT,
         "clock": clock_config(config),
     }
-    return _harness_template().replace("__CONFIG__", json.dumps(values))
+    return _harness_template().replace("const CONFIG = __CONFIG__;", f"const CONFIG = {json.dumps(values)};")
 
 
 def clock_config(config: RenderConfig) -> dict[str, Any]:
