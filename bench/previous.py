@@ -116,7 +116,7 @@ class Worker:
         return answer
 
     def render(self, source: str, seed: int = 0) -> dict[str, Any]:
-        """Renders ``source`` and returns the worker's answer (``wall_s``, ``renderer_cpu_s``...)."""
+        """Renders ``source``; returns the worker's answer (``wall_s``, ``renderer_cpu_s``...)."""
         stdin = self._proc.stdin
         assert stdin is not None
         stdin.write(json.dumps({"source": source, "seed": seed}) + "\n")
@@ -209,8 +209,7 @@ def summarise(
             # the number of drawing calls.
             extra = {
                 who: [
-                    h - t
-                    for h, t in zip(series["heavy"][who], series["trivial"][who], strict=True)
+                    h - t for h, t in zip(series["heavy"][who], series["trivial"][who], strict=True)
                 ]
                 for who in ("previous", "current")
             }
@@ -242,9 +241,7 @@ def report(results: dict[str, Any]) -> str:
                 f"{row['current']['median']:>12.3f}{ratio['of_medians']:>8.2f}x"
                 f"{ratio['paired']:>8.2f}x"
             )
-    worst = max(
-        results["wall_s"][name]["ratio"]["of_medians"] for name in ("heavy", "trivial")
-    )
+    worst = max(results["wall_s"][name]["ratio"]["of_medians"] for name in ("heavy", "trivial"))
     verdict = "within" if worst <= TARGET_RATIO else "OVER"
     lines.append(f"worst wall ratio {worst:.2f}x: {verdict} the {TARGET_RATIO:.2f}x bound")
     return "\n".join(lines)

@@ -61,7 +61,9 @@ def _cpu_by_pid(roots: list[int | None]) -> dict[int, tuple[str, float]]:
     return seen
 
 
-def _delta(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]) -> dict[str, float]:
+def _delta(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
+) -> dict[str, float]:
     spent: dict[str, float] = {}
     for pid, (kind, cpu) in after.items():
         spent[kind] = spent.get(kind, 0.0) + cpu - before.get(pid, (kind, 0.0))[1]
