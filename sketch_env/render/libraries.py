@@ -4,8 +4,8 @@ The harness attributes every wrapped call to the code that made it, from a V8 st
 (`sketch_env.render.provenance`). Under Playwright a stack is dear: any DevTools session with
 the Runtime domain enabled (Playwright's own, on every page it drives) makes V8 collect up to
 200 frames for the inspector on *every* ``Error.captureStackTrace``, whatever
-``Error.stackTraceLimit`` says. Measured in Chromium: 1.7 µs a capture with no session, 8.4 µs
-at 20 frames deep and 17.5 µs at 60 with Playwright's; a session's
+``Error.stackTraceLimit`` says. Measured in Chromium: under 3 µs a capture at any depth with no
+session, 8.4 µs at 20 frames deep and 17.5 µs at 60 with Playwright's; a session's
 ``Runtime.setMaxCallStackSizeToCapture(0)`` does not help while another session asks for 200.
 p5.brush's watercolour fills draw their texture with one 2D ``fill()`` per dab: the hibiscus
 reference made 62,000 of them, each attributed from a stack ~19 frames deep, and renders took
