@@ -183,7 +183,7 @@ def test_an_endless_loop_beside_two_trainers_is_always_charged(load):
         elapsed = round(time.perf_counter() - start)
         outcomes.append((endless.status.value, elapsed, endless.render and endless.render.errors))
         # The escape: `None` instead of the timeout penalty.
-        assert endless.status.value == RenderStatus.TIMEOUT.value, (repeat, endless.errors)
+        assert endless.status.value == RenderStatus.TIMEOUT.value, (repeat, outcomes[-1])
         assert endless.reward.reward is not None, (repeat, endless.reward)
         for name, rollout in zip(BATCH, references, strict=True):
             assert rollout.status.value == RenderStatus.OK.value, (repeat, name, rollout.errors)
