@@ -745,30 +745,62 @@
   // a harness wrapper for that very name, the helper returns an object whose NAME runs it as
   // the wrapper runs p5.brush's own call; anything else gets OBJ back and is called as before.
   const WeakMapCtor = WeakMap;
-  const routed = new WeakMapCtor(); // wrapper -> { name, run(self, args), fastFor: obj -> object }
-  function routeAs(wrapper, name, run) {
+  // wrapper -> { name, original, neutral, paints, fastFor: obj -> object, last: obj, lastFast }
+  const routed = new WeakMapCtor();
+  // `paints`: a WebGL draw, which is p5.brush's paint when it lands on the sketch's canvas.
+  function routeAs(wrapper, name, original, neutral, paints) {
     const info = record();
     info.name = name;
-    info.run = run;
+    info.original = original;
+    info.neutral = neutral;
+    info.paints = paints;
     info.fastFor = null; // made on first use: most wrappers are never routed
+    info.last = null;
+    info.lastFast = null;
     apply(weakMapSet, routed, [wrapper, info]);
   }
+  // What the wrapper does for p5.brush's own call (LIBRARY, owned by p5.brush, not counted),
+  // without asking who called: enter()'s work, inline (a watercolour makes 65,000 of these).
+  function fastCall(info, obj) {
+    const original = info.original;
+    const neutral = info.neutral;
+    const paints = info.paints;
+    return function () {
+      if (paints && paintsCanvas(obj)) bump(CONFIG.api.brushPaint);
+      openOwner[open] = BRUSH;
+      openNeutral[open] = neutral;
+      open += 1;
+      try {
+        return apply(original, obj, arguments);
+      } finally {
+        open -= 1;
+      }
+    };
+  }
+  let lastWrapper = null; // p5.brush calls one wrapper on one object many times in a row
+  let lastInfo = null;
   function libraryCall(obj, name) {
     if (obj === null || (typeof obj !== "object" && typeof obj !== "function")) return obj;
     const f = obj[name];
-    const info = typeof f === "function" ? apply(weakMapGet, routed, [f]) : undefined;
-    if (info === undefined || info.name !== name) return obj;
+    let info = lastInfo;
+    if (f !== lastWrapper || f === null) {
+      info = typeof f === "function" ? apply(weakMapGet, routed, [f]) : undefined;
+      if (info === undefined) return obj;
+      lastWrapper = f;
+      lastInfo = info;
+    }
+    if (info.name !== name) return obj;
+    if (info.last === obj) return info.lastFast;
     if (info.fastFor === null) info.fastFor = new WeakMapCtor();
     let fast = apply(weakMapGet, info.fastFor, [obj]);
     if (fast === undefined) {
       fast = record();
-      const run = info.run;
-      fast[name] = function () {
-        return run(obj, arguments);
-      };
+      fast[name] = fastCall(info, obj);
       freeze(fast);
       apply(weakMapSet, info.fastFor, [obj, fast]);
     }
+    info.last = obj;
+    info.lastFast = fast;
     return fast;
   }
   // The helper goes only to the served p5.brush, as it loads: a caller frame of its script (by
@@ -840,7 +872,7 @@
     };
     lockValue(target, name, wrapper, desc.enumerable);
     // p5.brush's own call at a place spelling `name`: LIBRARY, owned by p5.brush, not counted.
-    routeAs(wrapper, name, (self, args) => enter(BRUSH, neutral, original, self, args));
+    routeAs(wrapper, name, original, neutral, false);
   }
   // A p5.brush function that counts for nothing (a setter, or its push/pop): only locked. Its
   // own code is p5.brush's, so whatever it calls is attributed without asking who called it
@@ -910,10 +942,7 @@
     };
     lockValue(target, name, wrapper, desc.enumerable);
     // p5.brush's own call at a place spelling `name`: what the branch above does for LIBRARY.
-    routeAs(wrapper, name, (self, args) => {
-      if (draw && paintsCanvas(self)) bump(CONFIG.api.brushPaint);
-      return enter(BRUSH, false, original, self, args);
-    });
+    routeAs(wrapper, name, original, false, draw);
   }
   for (let p = 0; p < glProtos.length; p++) {
     for (let i = 0; i < CONFIG.api.webglPaint.length; i++) wrapContext(glProtos[p], CONFIG.api.webglPaint[i], "webgl");
