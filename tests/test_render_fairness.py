@@ -12,10 +12,8 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import psutil
 import pytest
@@ -23,8 +21,8 @@ import pytest
 from sketch_env import RenderConfig, RenderStatus, SketchRenderer
 from sketch_env.render.budget import SKETCH, SketchClock
 from tests.conftest import require_chromium
+from tests.loadgen import load_generators
 
-ROOT = Path(__file__).resolve().parents[1]
 BUDGET_S = 3.0
 WALL_FACTOR = 10.0
 #: Closing a condemned host page and checking the GPU take a few seconds more under load.
@@ -82,25 +80,9 @@ PAINT = """
 def load() -> Iterator[subprocess.Popen[str]]:
     """A second process rendering heavy references on its own pool while the tests run."""
     require_chromium()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", LOAD_SCRIPT, str(os.cpu_count() or 2)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.strip() == "ready", "the load process did not start"
+    argv = [str(os.cpu_count() or 2)]
+    with load_generators(LOAD_SCRIPT, [argv], ready="ready") as (proc,):
         yield proc
-    finally:
-        for child in psutil.Process(proc.pid).children(recursive=True):
-            child.kill()
-        proc.kill()
-        proc.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")

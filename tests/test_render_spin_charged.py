@@ -20,7 +20,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import psutil
 import pytest
@@ -35,9 +34,10 @@ from sketch_env.render.budget import (
     schedstat_available,
 )
 from tests.conftest import require_chromium
+from tests.loadgen import EXIT_WITH_PARENT, load_generators
 
-ROOT = Path(__file__).resolve().parents[1]
-SPIN = [sys.executable, "-c", "while True: pass"]
+#: A process that spins until killed (and ends itself if pytest is killed first).
+SPIN = [sys.executable, "-c", EXIT_WITH_PARENT + "while True: pass"]
 
 
 @pytest.fixture
@@ -138,28 +138,8 @@ DEADLINE_S = 8.0
 @pytest.fixture(scope="module")
 def load() -> Iterator[None]:
     require_chromium()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", LOAD, name],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env=env,
-            cwd=ROOT,
-        )
-        for name in LOADERS
-    ]
-    try:
-        for proc in procs:
-            assert proc.stdout is not None and proc.stdout.readline().strip() == "loaded"
+    with load_generators(LOAD, [[name] for name in LOADERS], ready="loaded"):
         yield
-    finally:
-        for proc in procs:
-            for child in psutil.Process(proc.pid).children(recursive=True):
-                child.kill()
-            proc.kill()
-            proc.wait(timeout=30)
 
 
 @pytest.mark.slow
