@@ -162,15 +162,25 @@ def test_telemetry_is_refused_without_the_token_late_twice_or_across_sessions(se
         refused(_exchange(first, read)[1])  # nothing open yet
         mine, theirs = _open(first), _open(second)
         assert mine != theirs
-        refused(_exchange(first, {"type": "validation_read", "data": {
-            "schema_version": 1, "capability": theirs}})[1])
-        refused(_exchange(first, {"type": "validation_open", "data": {
-            "schema_version": 1, "token": TOKEN}})[1])  # a second open
+        refused(
+            _exchange(
+                first,
+                {"type": "validation_read", "data": {"schema_version": 1, "capability": theirs}},
+            )[1]
+        )
+        refused(
+            _exchange(
+                first, {"type": "validation_open", "data": {"schema_version": 1, "token": TOKEN}}
+            )[1]
+        )  # a second open
         assert _read(first, mine)["trajectory"]["records"] == []
     with _ws(server) as late:
         assert _exchange(late, {"type": "reset", "data": {"seed": 1}})[1]["type"] == "observation"
-        refused(_exchange(late, {"type": "validation_open", "data": {
-            "schema_version": 1, "token": TOKEN}})[1])
+        refused(
+            _exchange(
+                late, {"type": "validation_open", "data": {"schema_version": 1, "token": TOKEN}}
+            )[1]
+        )
         # An ordinary client never needs to know about telemetry: the session goes on.
         assert _exchange(late, {"type": "state"})[1]["type"] == "state"
 
