@@ -39,6 +39,7 @@ Examples:
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import json
 import statistics
@@ -51,14 +52,14 @@ from typing import Any
 
 import httpx
 from PIL import Image
+from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.sync.client import ClientConnection, connect
 
 from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.catalog.tasks import Task, get_task
 from sketch_env.catalog.vocabulary import MAX_REPLY_BYTES
-from sketch_env.env.models import SketchAction
 from sketch_env.rewardcheck.hacks import FORGERIES, HACKS, forged_readback
 from sketch_env.rewardcheck.search import Candidate, SearchRun, blind_search
-from sketch_env.server.client import ServerBusyError, SketchEnvClient
 
 __all__ = [
     "DEFAULT_FLOOR_TASK",
@@ -96,6 +97,18 @@ SEARCH_POPULATION = 8
 _TOLERANCE = 1e-9
 #: Room left in the reply limit beside the forged picture's base64.
 _FORGERY_SLACK_BYTES = 4096
+#: Largest reply accepted: an observation with a picture is at most about 4 MiB of base64.
+_MAX_FRAME_BYTES = 16 * 1024 * 1024
+#: Error codes of a server that is full for now (its step queue, or every session slot).
+_BUSY_CODES = frozenset({"QUEUE_FULL", "CAPACITY_REACHED"})
+
+
+class _Busy(Exception):
+    """The server is full for now; try again after ``retry_after_s``."""
+
+    def __init__(self, retry_after_s: float) -> None:
+        super().__init__(f"busy; retry after {retry_after_s:g} s")
+        self.retry_after_s = retry_after_s
 
 
 class FloorError(RuntimeError):
@@ -228,6 +241,10 @@ class WireEvaluator:
     """Plays one-step episodes on a running server over ``/ws``, several at once; also a
     `sketch_env.rewardcheck.search.CandidateEvaluator`, so the blind search runs through it.
 
+    It speaks OpenEnv's WebSocket protocol itself (``reset``, then ``step``; an ``error``
+    frame's ``QUEUE_FULL`` or ``CAPACITY_REACHED`` is waited out), as a validator's collector
+    does, rather than through this package's client.
+
     Args:
         url: The server's base URL.
         seed: The render seed of every episode.
@@ -242,6 +259,8 @@ class WireEvaluator:
         self, url: str, *, seed: int = 0, concurrency: int = 4, timeout_s: float = 300.0
     ) -> None:
         self.url = url.rstrip("/")
+        scheme, _, rest = self.url.partition("://")
+        self._ws_url = f"{'wss' if scheme == 'https' else 'ws'}://{rest}/ws"
         self.seed = seed
         self.concurrency = max(1, concurrency)
         self.timeout_s = timeout_s
@@ -267,19 +286,44 @@ class WireEvaluator:
         deadline = time.monotonic() + self.timeout_s
         while True:
             try:
-                with SketchEnvClient(
-                    base_url=self.url, message_timeout_s=self.timeout_s
-                ).sync() as env:
-                    env.reset(seed=self.seed, task_id=task.id, episode_id=episode)
-                    result = env.step(SketchAction(sketch=source))
-                return {**result.observation.model_dump(), "reward": result.reward}
-            except ServerBusyError as exc:
+                with connect(
+                    self._ws_url, open_timeout=60, max_size=_MAX_FRAME_BYTES, close_timeout=5
+                ) as ws:
+                    reset = {"seed": self.seed, "task_id": task.id, "episode_id": episode}
+                    self._send(ws, {"type": "reset", "data": reset})
+                    reply = self._send(ws, {"type": "step", "data": {"sketch": source}})
+                data = reply["data"]
+                return {**data["observation"], "reward": data.get("reward")}
+            except _Busy as busy:
                 # A full server is load, not a finding: wait for the slot it names.
                 if time.monotonic() > deadline:
-                    raise FloorError(f"{self.url} stayed busy for {self.timeout_s:g} s") from exc
-                time.sleep(exc.retry_after_s or 1.0)
-            except (OSError, RuntimeError, TimeoutError) as exc:
-                raise FloorError(f"could not play an episode on {self.url}: {exc}") from exc
+                    raise FloorError(f"{self.url} stayed busy for {self.timeout_s:g} s") from busy
+                time.sleep(busy.retry_after_s)
+            except (
+                OSError,
+                TimeoutError,
+                ValueError,
+                WebSocketException,
+                KeyError,
+                TypeError,
+            ) as exc:
+                raise FloorError(f"could not play an episode on {self.url}: {exc!r}") from exc
+
+    def _send(self, ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+        """One request and its reply, as OpenEnv's wire protocol has them."""
+        # A full server refuses the session at once (CAPACITY_REACHED) and closes it: the
+        # send fails, and its frame is still there to be read.
+        with contextlib.suppress(ConnectionClosed):
+            ws.send(json.dumps(message))
+        raw = ws.recv(timeout=self.timeout_s)
+        reply = json.loads(raw)
+        if not isinstance(reply, dict) or reply.get("type") != "observation":
+            data = reply.get("data") if isinstance(reply, dict) else None
+            data = data if isinstance(data, dict) else {}
+            if data.get("code") in _BUSY_CODES:
+                raise _Busy(float(data.get("retry_after_s") or 1.0))
+            raise FloorError(f"{self.url} answered a {message['type']} with {str(raw)[:300]}")
+        return reply
 
     def evaluate(self, task: Task, drafts: Sequence[dict[str, Any]], label: str) -> list[Candidate]:
         """Plays each draft and turns it into a `Candidate` (the search's interface)."""
