@@ -55,7 +55,7 @@ def test_single_turn_episode(env, renderer):
     assert isinstance(obs.reward, float) and obs.reward == obs.step_reward
     assert obs.gate_passed is True and obs.gate_reasons == []
     assert obs.render_status == "ok" and obs.js_errors == []
-    assert obs.coverage > 0.05 and obs.elapsed_ms > 0
+    assert obs.coverage > 0.05 and obs.elapsed_ms is None  # timings only when asked for
     assert obs.backend == renderer.backend and (obs.width, obs.height) == (600, 600)
     assert obs.scorer == "anchored" and obs.score is not None
     assert obs.components.status == "ok"

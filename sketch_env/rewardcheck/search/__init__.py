@@ -78,7 +78,9 @@ from sketch_env.rewardcheck.search.results import (
 from sketch_env.rewardcheck.search.runner import (
     DEFAULT_TASKS,
     MODES,
+    CandidateEvaluator,
     SearchInfrastructureError,
+    blind_search,
     run_search,
     split_budget,
 )
@@ -95,6 +97,7 @@ __all__ = [
     "PREFERENCE_CAPS",
     "SHAPE_KINDS",
     "Candidate",
+    "CandidateEvaluator",
     "GenerationStats",
     "Genome",
     "Mark",
@@ -103,6 +106,7 @@ __all__ = [
     "SearchRun",
     "TaskSearch",
     "TermSaturation",
+    "blind_search",
     "compile_genome",
     "crossover",
     "load_search_report",
