@@ -1,5 +1,5 @@
 // A pencil drawing of three flowers with a little colour: a daisy, a tulip and a five-petal bloom
-// on curving stems with leaves, outlined in graphite over pale flat tints (yellow hearts, a pink
+// on curving stems with leaves, outlined in graphite over pale tints (yellow hearts, a pink
 // tulip, a lilac bloom).
 
 function closed(pts, c) {
