@@ -1,8 +1,7 @@
-// Competent, without the references' meadow, path or sun: three pines grouped left of centre,
-// one tall and two smaller, light from the left; bare paper on the lit branch tips, one layer
-// of hatching on the lit side, crossed on the shadow side, near-black under the branch tiers;
-// their shadows laid level across the ground to the right, and two small far pines in light
-// hatching for depth.
+// Competent: three pines grouped left of centre, one tall and two smaller, light from the
+// left; bare paper on the lit branch tips, one layer of hatching on the lit side, crossed on
+// the shadow side, near-black under the branch tiers; their shadows laid level across the
+// ground to the right, and two small far pines in light hatching for depth.
 
 const INK = '#161616';
 const PAPER = '#fbfaf5';
