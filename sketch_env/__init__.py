@@ -2,8 +2,10 @@
 
 The package is a map of the architecture (docs/design.md §9): `sketch_env.catalog` (tasks,
 reference pool, the policy's vocabulary and instructions) on the ground floor;
+`sketch_env.picture` (the one measurement pass: paper, paint, guards) beside it;
 `sketch_env.render` (browsers, the page protocol, the `Render` result), `sketch_env.gate`
-(reply checks, static and at run time) and `sketch_env.scoring` (scorers, the reward) above it;
+(reply checks, static and at run time), `sketch_env.scoring` (scorers) and `sketch_env.reward`
+(the reward as a declared pipeline) above it;
 `sketch_env.evaluation` (reply → gate → render → score → reward, and its one configuration)
 in the middle; the front ends on top: `sketch_env.env` (OpenEnv and gymnasium),
 `sketch_env.server`, `sketch_env.trl`, `sketch_env.rollout`, `sketch_env.rewardcheck`,
@@ -31,13 +33,13 @@ if TYPE_CHECKING:
     from sketch_env.evaluation.config import EvaluationConfig
     from sketch_env.evaluation.evaluator import Evaluator
     from sketch_env.gate.verdict import GateConfig
+    from sketch_env.picture.paint import paint_fraction
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.render.config import RenderConfig
-    from sketch_env.render.coverage import paint_fraction
     from sketch_env.render.renderer import SketchRenderer, shared_renderer
     from sketch_env.render.result import Render, RenderStatus
+    from sketch_env.reward.config import RewardConfig
     from sketch_env.scoring.base import ScorerUnavailableError
-    from sketch_env.scoring.reward import RewardConfig
 
 from sketch_env.install import VERSION as __version__
 
@@ -71,7 +73,7 @@ _HOME = {
     "GateConfig": "sketch_env.gate.verdict",
     "InfrastructureError": "sketch_env.errors",
     "MissingExtraError": "sketch_env.errors",
-    "RewardConfig": "sketch_env.scoring.reward",
+    "RewardConfig": "sketch_env.reward.config",
     "ScorerUnavailableError": "sketch_env.scoring.base",
     "SetupError": "sketch_env.errors",
     "SketchEnvError": "sketch_env.errors",
@@ -80,7 +82,7 @@ _HOME = {
     "RenderStatus": "sketch_env.render.result",
     "SketchEnvironment": "sketch_env.env.environment",
     "SketchRenderer": "sketch_env.render.renderer",
-    "paint_fraction": "sketch_env.render.coverage",
+    "paint_fraction": "sketch_env.picture.paint",
     "shared_renderer": "sketch_env.render.renderer",
 }
 

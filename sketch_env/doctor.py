@@ -1,7 +1,8 @@
 """Check what this machine has for sketch_env, and print the command that fixes each gap.
 
 Checks Python and package versions, the vendored files' checksums (p5.js, p5.brush, the
-text-reading models), the default scorer's text reader (it must read a drawn word), Chromium,
+text-reading models), the text reader of the reward's lettering guard (it must read a drawn
+word), Chromium,
 each GL backend (by launching Chromium on it and asking for a WebGL2 context), a real test
 render, the HPSv3 scoring service and its virtual environment, and the optional extras (TRL,
 Ray, OpenEnv). Exits non-zero when the renderer cannot work; a missing optional piece only warns.
@@ -94,11 +95,12 @@ _READER_FIX = f"{REINSTALL}; then pip install 'onnxruntime>=1.17'"
 
 
 def _reader_check() -> Check:
-    """The default scorer's text reader: onnxruntime loads the vendored models and reads."""
+    """The lettering guard's text reader (the reward reads every picture, whatever the scorer):
+    onnxruntime loads the vendored models and reads."""
     try:
         from PIL import Image, ImageDraw, ImageFont
 
-        from sketch_env.scoring.reading import TextReader
+        from sketch_env.picture.reading import TextReader
 
         picture = Image.new("RGB", (600, 600), "white")
         font = ImageFont.load_default(size=90)
@@ -237,7 +239,8 @@ def _hpsv3_checks(url: str | None) -> list[Check]:
                 Check(
                     f"HPSv3 service {answer['url']}",
                     "warn",
-                    f"not reachable ({answer['error'][:160]}); the heuristic scorer still works",
+                    f"not reachable ({answer['error'][:160]}); the embedded scorers still work "
+                    "(anchored, the default, and heuristic)",
                     "start it with `sketch-env hpsv3 serve` (GPU machine; see docs/hpsv3.md)",
                 )
             )

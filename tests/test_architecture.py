@@ -7,6 +7,7 @@ import argparse
 import ast
 import builtins
 import json
+import re
 import subprocess
 import sys
 import typing
@@ -63,6 +64,17 @@ def test_importing_the_trl_package_loads_neither_trl_nor_the_renderer() -> None:
             ["load_reference_pool", "refresh_reference_pool"],
             "sketch_env.catalog.references",
         ),
+        ("sketch_env.render.coverage", ["paint_fraction", "to_rgb_array"], "sketch_env.picture"),
+        (
+            "sketch_env.scoring.reward",
+            ["RewardConfig", "RewardBreakdown", "RewardStatus", "combine"],
+            "sketch_env.reward",
+        ),
+        ("sketch_env.scoring.guards", ["GUARDS", "guard_factors"], "sketch_env.picture.guards"),
+        ("sketch_env.scoring.measures", ["measure_picture"], "sketch_env.picture.measures"),
+        ("sketch_env.scoring.reading", ["TextReader"], "sketch_env.picture.reading"),
+        ("sketch_env.scoring.calibration", ["Calibration"], "sketch_env.reward.calibration"),
+        ("sketch_env.scoring.options", ["add_reward_options"], "sketch_env.reward.options"),
     ],
 )
 def test_old_import_paths_still_work_and_name_the_new_one(
@@ -175,11 +187,16 @@ ALLOWED: dict[str, set[str]] = {
     "install": set(),
     "specs": set(),
     "catalog": {"config", "errors", "install"},
-    "render": _GROUND | {"catalog"},
+    # The one measurement pass (paper, paint, guards): below the renderer, which reads paint.
+    "picture": _GROUND | {"catalog"},
+    "render": _GROUND | {"catalog", "picture"},
     "gate": _GROUND | {"catalog", "render"},
-    "scoring": _GROUND | {"catalog", "render", "gate"},
+    "scoring": _GROUND | {"catalog", "picture", "render", "gate"},
+    # The reward pipeline reads the scorers' scores and scales, never the other way.
+    "reward": _GROUND | {"catalog", "picture", "render", "gate", "scoring"},
     "distributed": _GROUND | {"catalog", "render"},
-    "evaluation": _GROUND | {"catalog", "render", "gate", "scoring", "distributed"},
+    "evaluation": _GROUND
+    | {"catalog", "picture", "render", "gate", "scoring", "reward", "distributed"},
 }
 _BELOW_FRONT_ENDS = set(ALLOWED)
 ALLOWED.update(
@@ -203,7 +220,17 @@ ALLOWED.update(
     }
 )
 #: Deprecated aliases of moved modules: they import the new home by design.
-ALIASES = {"sketch_env.env.tasks", "sketch_env.env.reference_pool"}
+ALIASES = {
+    "sketch_env.env.tasks",
+    "sketch_env.env.reference_pool",
+    "sketch_env.render.coverage",
+    "sketch_env.scoring.calibration",
+    "sketch_env.scoring.guards",
+    "sketch_env.scoring.measures",
+    "sketch_env.scoring.options",
+    "sketch_env.scoring.reading",
+    "sketch_env.scoring.reward",
+}
 
 
 def _part(module: str) -> str:
@@ -279,10 +306,14 @@ def test_no_modules_form_an_import_cycle() -> None:
     ("module", "target"),
     [
         # The upward edges this table replaced, each put back: scoring -> env (the reference
-        # pool), scoring -> evaluation (calibrate), evaluation -> env (the task set), render ->
+        # pool), reward -> evaluation (calibrate), evaluation -> env (the task set), render ->
         # gate (the brush calls), trl -> rollout (the record format).
         ("sketch_env.scoring.judge.references", "sketch_env.env.environment"),
-        ("sketch_env.scoring.calibration", "sketch_env.evaluation.evaluator"),
+        ("sketch_env.reward.calibration", "sketch_env.evaluation.evaluator"),
+        # And the two this issue's layout keeps out: the scorers reading the reward (the
+        # heuristic's guards are the picture's), the measurements reading the renderer.
+        ("sketch_env.scoring.heuristic", "sketch_env.reward.config"),
+        ("sketch_env.picture.paint", "sketch_env.render.result"),
         ("sketch_env.evaluation.cache", "sketch_env.env.environment"),
         ("sketch_env.render.api_calls", "sketch_env.gate.check"),
         ("sketch_env.trl.artifacts", "sketch_env.rollout.runner"),
@@ -382,3 +413,94 @@ def test_every_exception_is_under_the_root() -> None:
             if any(_looks_like_an_exception(b) for b in node.bases) and not names & under:
                 stray.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert stray == [], "derive these from sketch_env.errors.SketchEnvError"
+
+
+#: The longest a module may grow: past it, a module holds more than one idea (docs/design.md §9).
+MAX_MODULE_LINES = 900
+
+
+def test_no_module_is_over_the_line_limit() -> None:
+    long = {
+        str(path.relative_to(ROOT)): count
+        for path in sorted((ROOT / "sketch_env").rglob("*.py"))
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}, f"split these along their sections (at most {MAX_MODULE_LINES} lines)"
+
+
+#: The one module that says what a picture's paper is and where it has paint.
+PAINT_HOME = ROOT / "sketch_env" / "picture" / "paint.py"
+#: Names that only a definition of paper or paint would take.
+_PAINT_NAMES = re.compile(
+    r"background_colou?r|paper_(colou?r|mask)|paint_(fraction|mask)|find_paint"
+)
+#: Constants that only a definition of paint would hold (its threshold, its levels).
+_PAINT_CONSTANTS = re.compile(r"(PAINT|PAPER|COVERAGE)_(DELTA|THRESHOLD|LEVELS)|^_?THRESHOLD$")
+
+
+def paint_definitions(source: str) -> list[str]:
+    """What in a module's source defines paper or paint: a function of such a name, a constant
+    of one (a paint threshold), or a function that finds a picture's commonest colour (a
+    histogram's ``bincount`` and its ``argmax`` together: how the paper is found)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            called = {
+                n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+                for n in ast.walk(node)
+                if isinstance(n, ast.Call)
+            }
+            if _PAINT_NAMES.search(node.name) or {"bincount", "argmax"} <= called:
+                found.append(f"{node.name}:{node.lineno}")
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                name = target.id if isinstance(target, ast.Name) else ""
+                if _PAINT_CONSTANTS.search(name):
+                    found.append(f"{name}:{node.lineno}")
+    return found
+
+
+def test_paper_and_paint_are_defined_once() -> None:
+    elsewhere = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted((ROOT / "sketch_env").rglob("*.py"))
+        if path != PAINT_HOME and (found := paint_definitions(path.read_text(encoding="utf-8")))
+    }
+    assert elsewhere == {}, "read sketch_env.picture.paint instead of defining paint again"
+    assert paint_definitions(PAINT_HOME.read_text(encoding="utf-8"))
+
+
+def test_the_paint_check_finds_the_definitions_it_replaced() -> None:
+    # The three this replaced, as they were: the renderer's, the measurements' and the anchored
+    # scorer's inline one.
+    renderer = "def background_color(rgb):\n    return rgb\n_THRESHOLD = 32.0\n"
+    measures = "_COVERAGE_THRESHOLD = 12.0\n"
+    inline = (
+        "def picture_features(image):\n"
+        "    keys = image.sum(-1)\n"
+        "    mode = int(np.bincount(keys.ravel()).argmax())\n"
+        "    return mode\n"
+    )
+    assert paint_definitions(renderer) == ["background_color:1", "_THRESHOLD:3"]
+    assert paint_definitions(measures) == ["_COVERAGE_THRESHOLD:1"]
+    assert paint_definitions(inline) == ["picture_features:1"]
+
+
+def test_every_reader_of_paint_gets_the_same_number() -> None:
+    # The renderer's paint fraction (the blank rule, the coverage term, `unfinished`), the
+    # measurement the guards and the heuristic read, and the anchored scorer's paint share.
+    from PIL import Image
+
+    from sketch_env.picture.measures import measure_picture
+    from sketch_env.picture.paint import paint_fraction
+    from sketch_env.scoring.anchored import picture_features
+
+    for name in ("flower", "landscape", "darkblob"):
+        png = (ROOT / "tests" / "data" / "rendered" / f"{name}.png").read_bytes()
+        with Image.open(ROOT / "tests" / "data" / "rendered" / f"{name}.png") as image:
+            picture = image.convert("RGB")
+        fraction = paint_fraction(png)
+        assert 0.0 < fraction < 1.0
+        assert measure_picture(picture, read_text=False).coverage == fraction
+        assert picture_features(picture).paint_share == fraction

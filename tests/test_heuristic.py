@@ -83,10 +83,12 @@ def test_transparent_canvas_is_blank() -> None:
 
 
 def test_near_blank_factor_ramps_with_paint() -> None:
-    canvas = np.full((400, 400, 3), 250, np.uint8)
+    # 150 x 150: the side paint is measured at (`sketch_env.picture.paint`), so the blocks'
+    # shares are exact: 0.25 %, 1 %, 2 %, 10 % of the canvas.
+    canvas = np.full((150, 150, 3), 250, np.uint8)
     factors = []
-    for rows in (1, 4, 8, 40):  # 0.25 %, 1 %, 2 %, 10 % of the canvas
-        canvas[:rows] = (40, 60, 160)
+    for rows, cols in ((7, 8), (15, 15), (15, 30), (15, 150)):
+        canvas[:rows, :cols] = (40, 60, 160)
         factors.append(heuristic_terms(canvas)["near_blank_factor"])
     assert factors[0] == 0.0
     assert 0.0 < factors[1] < factors[2] < 1.0
@@ -325,12 +327,3 @@ def test_structure_hacks_score_below_every_painting() -> None:
     floor = min(heuristic_terms(rendered(n))["value"] for n in PAINTINGS)
     for image in (_random_colour_confetti(), _random_colour_stripes(), _flat_field()):
         assert heuristic_terms(image)["value"] < floor / 2
-
-
-def test_the_heuristic_has_a_factor_for_every_guard() -> None:
-    # Its own thresholds, but the same detectors: a guard added to the reward must not be
-    # silently missing from the comparison scorer.
-    from sketch_env.scoring.guards import GUARD_NAMES
-    from sketch_env.scoring.heuristic import _FACTORS
-
-    assert tuple(_FACTORS) == GUARD_NAMES

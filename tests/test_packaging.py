@@ -53,7 +53,7 @@ def test_installed_layout_finds_and_verifies_its_vendor_folder(wheel, tmp_path):
     code = (
         "import sketch_env.catalog.assets as a; print(a.vendor_dir()); print(a.verify_vendor())\n"
         "from PIL import Image, ImageDraw, ImageFont\n"
-        "from sketch_env.scoring.reading import TextReader\n"
+        "from sketch_env.picture.reading import TextReader\n"
         "p = Image.new('RGB', (600, 600), 'white')\n"
         "ImageDraw.Draw(p).text((60, 250), 'WHEEL', fill='black', "
         "font=ImageFont.load_default(size=90))\n"

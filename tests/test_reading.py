@@ -1,4 +1,4 @@
-"""The default scorer's text reader (`sketch_env.scoring.reading`) and the heuristic's
+"""The text reader the lettering guard reads (`sketch_env.picture.reading`) and the heuristic's
 ``lettering`` factor, on the real vendored PP-OCRv4 models.
 
 Words are drawn with Pillow's bundled font; the lettering hack and the paintings are real
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from sketch_env.picture.reading import TextReader
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS
 from sketch_env.scoring import HeuristicScorer, heuristic_terms
-from sketch_env.scoring.reading import TextReader
 
 DATA = Path(__file__).parent / "data" / "rendered"
 PAINTINGS = ("flower", "garden", "landscape", "darkblob", "fatstroke")
@@ -118,7 +118,7 @@ def test_reading_work_is_bounded_and_fails_closed_at_the_bound(monkeypatch) -> N
     # Past the budget the remaining regions are not read, and count as text: a picture that
     # needs that much reading is made of text-like columns. Counted in recogniser units, the
     # bound the module documents (about 4 s of one core).
-    from sketch_env.scoring import reading
+    from sketch_env.picture import reading
 
     spent: list[float] = []
     recognise = reading._recognise
@@ -192,7 +192,7 @@ def test_a_missing_model_says_how_to_get_it_back(
     # A $SKETCH_ENV_VENDOR_DIR holding only a modified p5.js (as the LGPL allows) lacks the
     # models: the error says so and how to fix it.
     from sketch_env.catalog import assets
-    from sketch_env.scoring import reading
+    from sketch_env.picture import reading
 
     (tmp_path / "p5.brush").mkdir()
     (tmp_path / "p5.brush" / "p5.brush.js").write_text("")

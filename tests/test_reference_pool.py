@@ -27,7 +27,11 @@ from sketch_env.catalog.references import (
 )
 from sketch_env.catalog.tasks import MEDIA, SUBJECTS, get_task
 from sketch_env.gate.runtime import runtime_check
+from sketch_env.picture.measures import measure_picture
+from sketch_env.picture.reading import TextReader
 from sketch_env.pool.refresh import refresh_reference_pool
+from sketch_env.reward import RewardConfig
+from sketch_env.reward.guards import guard_factors
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS
 from sketch_env.scoring import HeuristicScorer, check_sketch
 from sketch_env.scoring.anchored import (
@@ -37,10 +41,6 @@ from sketch_env.scoring.anchored import (
     picture_features,
 )
 from sketch_env.scoring.base import Score
-from sketch_env.scoring.guards import guard_factors
-from sketch_env.scoring.measures import measure_picture
-from sketch_env.scoring.reading import TextReader
-from sketch_env.scoring.reward import RewardConfig
 from tests.conftest import require_chromium
 
 REFS = load_reference_pool()

@@ -25,7 +25,7 @@ from sketch_env.gate import GateConfig
 from sketch_env.gate.runtime import runtime_check
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.readback import ReadbackError, check_png, parse_message
-from sketch_env.scoring.reward import RewardConfig, RewardStatus
+from sketch_env.reward import RewardConfig, RewardStatus
 from tests.conftest import BARE_SKETCH, GOOD_SKETCH, assert_good_render
 
 #: A WEBGL canvas that the sketch leaves blank (transparent), and a 2D canvas it paints red:

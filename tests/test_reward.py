@@ -15,8 +15,11 @@ from PIL import Image
 from sketch_env.catalog.vocabulary import CANVAS_SIZE
 from sketch_env.gate import DEFAULT_MAX_REPLY_BYTES, GateConfig, GateIssue
 from sketch_env.gate.runtime import runtime_check
-from sketch_env.render.coverage import paint_fraction
+from sketch_env.picture.measures import measure_picture
+from sketch_env.picture.paint import paint_fraction
 from sketch_env.render.result import Render, RenderStatus
+from sketch_env.reward.combine import combine as combine_reward
+from sketch_env.reward.guards import GUARD_NAMES, guard_factors
 from sketch_env.scoring import (
     GateVerdict,
     HeuristicScorer,
@@ -29,9 +32,6 @@ from sketch_env.scoring import (
     gate_reply,
     pairwise_win_probability,
 )
-from sketch_env.scoring.guards import GUARD_NAMES, guard_factors
-from sketch_env.scoring.measures import measure_picture
-from sketch_env.scoring.reward import combine as combine_reward
 
 DATA = Path(__file__).parent / "data" / "rendered"
 PASSED = GateVerdict(passed=True)
@@ -109,7 +109,7 @@ def test_coverage_pays_only_as_much_as_the_scorer_likes_the_picture(
 ) -> None:
     b = ok(paint_fraction=0.3, score=Score(preference))
     assert b.coverage_term == pytest.approx(share)
-    ungated = RewardConfig(coverage_quality_floor=None, coverage_quality_full=None)
+    ungated = RewardConfig(coverage_quality=None)
     assert ok(paint_fraction=0.3, score=Score(preference), config=ungated).coverage_term == 1.0
 
 
@@ -125,10 +125,12 @@ def test_an_empty_canvas_earns_less_than_a_sketch_that_painted_and_failed() -> N
 
 
 def test_blank_and_quality_settings_are_validated() -> None:
-    with pytest.raises(ValueError, match="given together"):
-        RewardConfig(coverage_quality_floor=1.0, coverage_quality_full=None)
+    with pytest.raises(ValueError, match=r"\(floor, full\) pair"):
+        RewardConfig(coverage_quality=(1.0,))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="greater than"):
-        RewardConfig(coverage_quality_floor=5.0, coverage_quality_full=5.0)
+        RewardConfig(coverage_quality=(0.5, 0.5))
+    with pytest.raises(ValueError, match=r"coverage_quality = \[floor, full\]"):
+        RewardConfig.from_dict({"coverage_quality_full": 5.0})
     with pytest.raises(ValueError, match="blank_below"):
         RewardConfig(blank_below=1.5)
 
@@ -265,16 +267,14 @@ def test_breakdown_to_dict_is_json_serialisable() -> None:
     assert data["reward"] == pytest.approx(b.reward)
     assert data["contributions"]["preference"] == 5.0
     assert data["scorer_terms"] == {"coverage": 0.3}
-    assert set(data) >= {
-        "gate_passed",
-        "gate_reasons",
+    # A fixed core and name -> value maps: what the terms measured is an observation.
+    assert set(data) >= {"gate_passed", "gate_reasons", "infra_error", "observations", "guards"}
+    assert set(data["observations"]) >= {
         "preference",
         "preference_sigma",
         "coverage",
         "coverage_term",
         "dark_mass_penalty",
-        "pairwise_prob",
-        "infra_error",
     }
     assert json.loads(json.dumps(combine(RewardConfig(), FAILED).to_dict()))["reward"] == -1.0
 
@@ -526,7 +526,7 @@ def test_guards_are_switches_and_need_their_measurements() -> None:
     off = RewardConfig(guards=())
     assert combine_reward(off, PASSED, **painted).guard_factor is None
     only = RewardConfig(guards=["lettering"])
-    assert only.guards == ("lettering",) and RewardConfig.from_json(only.to_json()) == only
+    assert only.guard_names == ("lettering",) and RewardConfig.from_json(only.to_json()) == only
     breakdown = combine(only, PASSED, guards={**CLEAR, "noise": 0.0}, **painted)
     assert breakdown.guard_factor == 1.0  # the noise guard is switched off
     with pytest.raises(ValueError, match="guard factors"):

@@ -184,8 +184,7 @@ def test_the_command_writes_json_html_and_fails_when_a_hack_wins(tmp_path) -> No
     coverage_only = {
         "preference_weight": 0.0,
         "dark_mass_weight": 0.0,
-        "coverage_quality_floor": None,
-        "coverage_quality_full": None,
+        "coverage_quality": None,
         # ... and with the reward's guards off: they alone hold a coverage-only reward.
         "guards": [],
     }

@@ -288,8 +288,7 @@ def test_the_command_exits_0_when_no_gap_and_1_when_the_search_wins(tmp_path, ca
             {
                 "preference_weight": 0,
                 "dark_mass_weight": 0,
-                "coverage_quality_floor": None,
-                "coverage_quality_full": None,
+                "coverage_quality": None,
             }
         )
     )

@@ -51,8 +51,9 @@ from sketch_env.evaluation.rollout import Rollout, harness_notes, sketch_errors
 from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.base import MAX_SEED, check_seed
 from sketch_env.render.protocol import Renderer
+from sketch_env.reward.config import RewardConfig
+from sketch_env.reward.rubric import clear_scores, reward_rubric
 from sketch_env.scoring.base import Scorer
-from sketch_env.scoring.reward import RewardConfig
 from sketch_env.scoring.spec import DEFAULT_SCORER
 
 __all__ = [
@@ -97,7 +98,8 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
     Args:
         renderer: The renderer (a `Renderer`, or a spec such as ``"ray://auto"``); the
             process-wide shared one when ``None``.
-        scorer: A `Scorer` or a spec string (``"anchored"``, the default; ``"hpsv3+http://host:port"``).
+        scorer: A `Scorer` or a spec string (``"anchored"``, the default;
+            ``"hpsv3+http://host:port"``).
         reward_config: Reward weights and thresholds.
         gate_config: Which gate rules apply.
         max_steps: Sketches allowed per episode (1 = single turn).
@@ -134,6 +136,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         >>> obs = env.reset(seed=7)
         >>> obs = env.step(SketchAction(sketch=my_reply))
         >>> obs.reward, obs.components.coverage_term, obs.feedback
+        >>> {name: r.contribution for name, r in env.rubric.named_rubrics()}  # the reward's parts
     """
 
     SUPPORTS_CONCURRENT_SESSIONS = True
@@ -158,7 +161,9 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         show_scores: bool = False,
         revision_hint: str | None = REVISION_HINT,
     ) -> None:
-        super().__init__()
+        # The reward's structure for OpenEnv's tooling: each step's contributions as a rubric
+        # tree whose root is the step's reward (`sketch_env.reward.rubric`).
+        super().__init__(rubric=reward_rubric())
         self._max_steps = _check_max_steps(max_steps)
         self._reward_policy = check_reward_policy(reward_policy)
         if feedback not in FEEDBACK_MODES:
@@ -446,9 +451,16 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         timings = (
             self._include_timings if action.include_timings is None else action.include_timings
         )
-        return self._observation(
+        observation = self._observation(
             rollout, done, terminated, truncated, episode_reward, best, include, timings
         )
+        if self.rubric is not None:
+            if reward is None:
+                # No reward to attribute (an infrastructure failure): nothing stale is left.
+                clear_scores(self.rubric)
+            else:
+                self._apply_rubric(action, observation)
+        return observation
 
     def _observation(
         self,

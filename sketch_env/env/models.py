@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sketch_env.catalog.vocabulary import MAX_REPLY_BYTES
 
 if TYPE_CHECKING:
-    from sketch_env.scoring.reward import RewardBreakdown
+    from sketch_env.reward.breakdown import RewardBreakdown
 
 __all__ = [
     "ACTION_RULE",
@@ -138,33 +138,33 @@ def as_action(action: object, caller: str) -> SketchAction:
 
 class RewardComponents(BaseModel):
     """Every component of one step's reward: the wire view of
-    `sketch_env.scoring.reward.RewardBreakdown` (the environment fills it from the breakdown's
-    ``to_dict()``, so the two cannot drift apart silently: an unknown field is refused).
+    `sketch_env.reward.RewardBreakdown`, filled from its ``to_dict()`` (an unknown field is
+    refused, so the two cannot drift apart silently).
+
+    A fixed core says how the step ended; everything the pipeline measured and added is in
+    name -> value maps, so a new term or guard of the reward changes no field here. The names
+    these components had as fields before (``coverage_term``, ``preference``...) read as
+    properties from ``observations``.
 
     Args:
         reward: The step's reward (``None`` for an infrastructure failure).
         status: ``ok``, ``gate_failed``, ``runtime_gate_failed``, ``sketch_error``, ``blank``
-            or ``infra_error``: which branch of the reward applied.
+            or ``infra_error``: which rung of the reward's ladder decided it.
         gate_passed: Whether the gate let the sketch run.
         gate_reasons: The gate's reasons.
         gate_codes: The gate's machine codes.
         runtime_reasons: Why the run-time check refused what the sketch drew with (plain p5
             primitives, raw graphics, no p5.brush drawing call), with what to use instead.
         runtime_codes: Machine codes parallel to ``runtime_reasons``.
-        preference: The scorer's raw value.
-        preference_sigma: The scorer's uncertainty, where it has one.
-        preference_term: The preference term as used in the sum.
-        coverage: The paint fraction.
-        coverage_term: The coverage term in ``[0, 1]``.
-        dark_mass: The dark-mass fraction.
-        dark_mass_penalty: The penalty subtracted (>= 0).
-        pairwise_prob: The mean win probability against the references.
-        guard_factor: The product of the guards' factors (1: no guard fired).
-        guards: Each guard's factor in ``[0, 1]`` (near_blank, flat_mass, noise, palette,
-            composition, marks, lettering).
         sketch_error: The sketch's own failure, if any.
         infra_error: The infrastructure failure, if any.
-        contributions: Weighted terms that sum to the reward.
+        contributions: Weighted terms that sum to the reward (``coverage``, ``preference``,
+            ``dark_mass``, ``guards``...; a fixed outcome has one: ``gate_fail``, ``blank``...).
+        guards: Each guard's factor in ``[0, 1]`` (near_blank, flat_mass, noise, palette,
+            composition, marks, lettering).
+        observations: What the terms and guards measured (``preference``,
+            ``preference_sigma``, ``preference_term``, ``coverage``, ``coverage_term``,
+            ``dark_mass``, ``dark_mass_penalty``, ``pairwise_prob``, ``guard_factor``...).
         scorer_terms: The scorer's own named terms.
     """
 
@@ -177,19 +177,11 @@ class RewardComponents(BaseModel):
     gate_codes: list[str] = Field(default_factory=list)
     runtime_reasons: list[str] = Field(default_factory=list)
     runtime_codes: list[str] = Field(default_factory=list)
-    preference: float | None = None
-    preference_sigma: float | None = None
-    preference_term: float | None = None
-    coverage: float | None = None
-    coverage_term: float | None = None
-    dark_mass: float | None = None
-    dark_mass_penalty: float | None = None
-    pairwise_prob: float | None = None
-    guard_factor: float | None = None
-    guards: dict[str, float] = Field(default_factory=dict)
     sketch_error: str | None = None
     infra_error: str | None = None
     contributions: dict[str, float] = Field(default_factory=dict)
+    guards: dict[str, float] = Field(default_factory=dict)
+    observations: dict[str, float] = Field(default_factory=dict)
     scorer_terms: dict[str, float] = Field(default_factory=dict)
 
     @classmethod
@@ -200,6 +192,51 @@ class RewardComponents(BaseModel):
             pydantic.ValidationError: If the breakdown has a field this model lacks.
         """
         return cls.model_validate(breakdown.to_dict())
+
+    @property
+    def preference(self) -> float | None:
+        """The scorer's raw value."""
+        return self.observations.get("preference")
+
+    @property
+    def preference_sigma(self) -> float | None:
+        """The scorer's uncertainty, where it has one."""
+        return self.observations.get("preference_sigma")
+
+    @property
+    def preference_term(self) -> float | None:
+        """The preference term as used in the sum."""
+        return self.observations.get("preference_term")
+
+    @property
+    def coverage(self) -> float | None:
+        """The paint fraction."""
+        return self.observations.get("coverage")
+
+    @property
+    def coverage_term(self) -> float | None:
+        """The coverage term in ``[0, 1]``."""
+        return self.observations.get("coverage_term")
+
+    @property
+    def dark_mass(self) -> float | None:
+        """The dark-mass fraction."""
+        return self.observations.get("dark_mass")
+
+    @property
+    def dark_mass_penalty(self) -> float | None:
+        """The penalty subtracted (>= 0)."""
+        return self.observations.get("dark_mass_penalty")
+
+    @property
+    def pairwise_prob(self) -> float | None:
+        """The mean win probability against the references."""
+        return self.observations.get("pairwise_prob")
+
+    @property
+    def guard_factor(self) -> float | None:
+        """The product of the guards' factors (1: no guard fired)."""
+        return self.observations.get("guard_factor")
 
 
 class SketchObservation(Observation):

@@ -22,8 +22,8 @@ from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.base import check_seed
 from sketch_env.render.protocol import Renderer
+from sketch_env.reward.config import RewardConfig
 from sketch_env.scoring.base import Scorer
-from sketch_env.scoring.reward import RewardConfig
 from sketch_env.scoring.spec import DEFAULT_SCORER
 
 __all__ = ["EvaluationKey", "SketchEvaluation"]

@@ -1,15 +1,16 @@
 """`EvaluationConfig`: everything that decides how a reply becomes a reward, in one object.
 
-Which renderer and scorer, how renders are bounded, which gate rules apply and how the reward is
-combined: five parts that every front end used to declare again. One object now carries them,
-with a JSON round trip, and every front end takes it: `Evaluator`, `SketchEnvironment`,
-`SketchReward`, `SketchToolEnv.configured`, `create_sketch_app`, and ``--config FILE`` on
+Which renderer and scorer (and the reference pool it reads), how renders are bounded, which gate
+rules apply and how the reward is combined: parts that every front end used to declare again.
+One object now carries them, with a JSON round trip, and every front end takes it: `Evaluator`,
+`SketchEnvironment`, `SketchReward`, `SketchToolEnv.configured`, `create_sketch_app`, and
+``--config FILE`` on
 ``sketch-env serve``, ``rollout`` and ``reward-check``. A saved config therefore reproduces an
 evaluation exactly, whichever front end reads it::
 
-    {"renderer": "local", "scorer": "anchored",
+    {"renderer": "local", "scorer": "anchored?kappa=1", "pool_dir": null,
      "render": {"deadline_s": 30.0, ...}, "gate": {"forbid_text": true, ...},
-     "reward": {"coverage_weight": 1.0, ...}}
+     "reward": {"coverage_weight": 1.0, "guards": [...], ...}}
 
 Renderer and scorer are spec strings (`sketch_env.specs`); a ready renderer or scorer object
 is passed to `Evaluator` directly instead, where a file cannot name it.
@@ -26,7 +27,7 @@ from typing import Any
 from sketch_env.config import JsonConfig
 from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.config import RenderConfig
-from sketch_env.scoring.reward import RewardConfig
+from sketch_env.reward.config import RewardConfig
 from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.specs import parse_spec
 
@@ -46,8 +47,12 @@ class EvaluationConfig(JsonConfig):
     Args:
         renderer: Renderer spec: ``"local"`` (the process-wide browser pool), ``"ray"``,
             ``"ray://auto"`` or ``"ray://HOST:PORT"`` (`sketch_env.distributed.make_renderer`).
-        scorer: Scorer spec: ``"anchored"`` (the default), ``"heuristic"``, ``"hpsv3+http://host:port"``,
+        scorer: Scorer spec: ``"anchored"`` (the default; ``"anchored?kappa=2"`` sets its
+            parameters), ``"heuristic"``, ``"hpsv3+http://host:port"``,
             ``"judge+http://host:port/v1?model=..."`` (`sketch_env.scoring.make_scorer`).
+        pool_dir: The reference pool folder the anchored scorer compares with (it decides the
+            score); ``None`` for the shipped pool (or ``$SKETCH_ENV_REFERENCE_POOL``). Name it to
+            make a saved configuration reproduce an evaluation wherever it is read.
         render: Renderer limits (`RenderConfig`); ``None`` leaves the renderer as it is
             configured (the shared pool's own settings, or a cluster's).
         gate: Gate rules, static and run-time (`GateConfig`).
@@ -64,6 +69,7 @@ class EvaluationConfig(JsonConfig):
 
     renderer: str = "local"
     scorer: str = DEFAULT_SCORER
+    pool_dir: str | None = None
     render: RenderConfig | None = None
     gate: GateConfig = field(default_factory=GateConfig)
     reward: RewardConfig = field(default_factory=RewardConfig)
@@ -77,6 +83,11 @@ class EvaluationConfig(JsonConfig):
                     "pass a ready object to Evaluator directly"
                 )
             parse_spec(value, what=what)
+        if self.pool_dir is not None and not isinstance(self.pool_dir, str):
+            raise ValueError(
+                f"EvaluationConfig.pool_dir must be a folder path (a string) or None, got "
+                f"{type(self.pool_dir).__name__}"
+            )
         for name, cls in _PARTS.items():
             value = getattr(self, name)
             if value is None and name == "render":
@@ -91,6 +102,7 @@ class EvaluationConfig(JsonConfig):
         return {
             "renderer": self.renderer,
             "scorer": self.scorer,
+            "pool_dir": self.pool_dir,
             "render": self.render.to_dict() if self.render is not None else None,
             "gate": self.gate.to_dict(),
             "reward": self.reward.to_dict(),

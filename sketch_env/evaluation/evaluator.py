@@ -27,14 +27,15 @@ from sketch_env.evaluation.rollout import Rollout, sketch_errors
 from sketch_env.gate.check import gate_reply
 from sketch_env.gate.runtime import runtime_check
 from sketch_env.gate.verdict import GateConfig, GateIssue, GateVerdict
+from sketch_env.picture.measures import Picture, PictureMeasures, measure_picture
 from sketch_env.render.base import seed_list as seed_list_of
-from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.result import Render
-from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
-from sketch_env.scoring.guards import guard_factors
-from sketch_env.scoring.measures import MeasuredScorer, PictureMeasures, measure_picture
-from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, combine
+from sketch_env.reward.breakdown import RewardBreakdown
+from sketch_env.reward.combine import combine
+from sketch_env.reward.config import RewardConfig
+from sketch_env.reward.outcome import Facts, reaches_formula
+from sketch_env.scoring.base import MeasuredScorer, Score, Scorer, ScorerUnavailableError, scale_of
 from sketch_env.scoring.spec import DEFAULT_SCORER, make_scorer
 
 __all__ = ["Evaluator", "Preview"]
@@ -82,17 +83,14 @@ class Preview:
 
 @dataclass
 class _Pictured:
-    """One picture on its way to a score: decoded once, measured once."""
+    """One picture on its way to a score: decoded once, measured once (`Picture`)."""
 
     image: Image.Image
     prompt: str
+    picture: Picture | None = None
     measures: PictureMeasures | None = None
     score: Score | None = None
     error: str | None = None
-
-    @property
-    def dark_mass(self) -> float | None:
-        return self.measures.dark_mass if self.measures is not None else None
 
 
 class Evaluator:
@@ -102,7 +100,8 @@ class Evaluator:
         renderer: A renderer (`SketchRenderer`, `RayRenderer`), or a spec for
             `sketch_env.distributed.make_renderer`: ``"local"``/``None`` for the process-wide
             `shared_renderer`, ``"ray://auto"`` or ``"ray://HOST:PORT"`` for a Ray cluster.
-        scorer: A `Scorer` or a spec string (``"anchored"``, the default; ``"hpsv3+http://host:port"``).
+        scorer: A `Scorer` or a spec string (``"anchored"``, the default;
+            ``"hpsv3+http://host:port"``).
         reward_config: Weights and thresholds of the reward.
         gate_config: Which gate rules apply, statically and at run time.
         config: Everything above in one `EvaluationConfig` (then leave the others unset).
@@ -126,6 +125,7 @@ class Evaluator:
         config: EvaluationConfig | None = None,
     ) -> None:
         render_config = None
+        pool_dir = None
         if config is not None:
             if (
                 renderer is not None
@@ -139,6 +139,7 @@ class Evaluator:
             renderer, scorer = config.renderer, config.scorer
             reward_config, gate_config = config.reward, config.gate
             render_config = config.render
+            pool_dir = config.pool_dir
         if renderer is None or isinstance(renderer, str):
             # "local" (the shared pool), "ray://auto", "ray://HOST:PORT": configuration alone
             # moves rendering onto a cluster for every front end built on the evaluator.
@@ -147,7 +148,9 @@ class Evaluator:
             options = {"config": render_config} if render_config is not None else {}
             renderer = make_renderer(renderer, **options)
         self.renderer: Renderer = renderer
-        self.scorer = make_scorer(scorer)
+        self.scorer = make_scorer(scorer, pool_dir=pool_dir)
+        #: The scale the scorer states (`ScoreScale`), which the coverage quality ramp reads.
+        self.scale = scale_of(self.scorer)
         self.reward_config = reward_config or RewardConfig()
         self.gate_config = gate_config or GateConfig()
 
@@ -287,9 +290,6 @@ class Evaluator:
         if len(prompts) != count:
             raise ValueError(f"got {count} pictures, {len(prompts)} prompts, {count} seeds")
         verdict = gate or GateVerdict(passed=True)
-        fractions = await asyncio.gather(
-            *(asyncio.to_thread(paint_fraction, image) for image in images)
-        )
         pictured = [
             _Pictured(image.convert("RGB"), prompt)
             for image, prompt in zip(images, prompts, strict=True)
@@ -299,37 +299,37 @@ class Evaluator:
             combine(
                 self.reward_config,
                 verdict,
-                paint_fraction=fractions[i],
-                dark_mass=item.dark_mass,
+                paint_fraction=item.measures.coverage if item.measures is not None else None,
+                measures=item.measures,
                 score=item.score,
                 infra_error=item.error,
                 sample_seed=seed_list[i],
-                guards=self._guards(item),
+                scale=self.scale,
             )
             for i, item in enumerate(pictured)
         ]
 
-    def _guards(self, item: _Pictured | None) -> dict[str, float] | None:
-        if item is None or item.measures is None:
-            return None
-        return guard_factors(item.measures, self.reward_config.guards)
-
     def _needs_score(self, render: Render, refusals: Sequence[GateIssue]) -> bool:
-        """Whether the reward will use this render's score: refused, failed or blank renders
-        earn a fixed reward, and are not sent to the scorer at all (a 2048x2048 picture the
-        reward refuses must not cost the judge a request, nor the batch its answer)."""
-        if refusals or not render.has_picture or render.status.is_infrastructure_failure:
+        """Whether the reward will use this render's score: the outcome ladder
+        (`sketch_env.reward.outcome`) reaches the formula. Refused, failed or blank renders
+        earn a fixed reward and are not sent to the scorer at all."""
+        if not render.has_picture:
             return False
-        config = self.reward_config
-        if render.status.is_sketch_fault and config.sketch_error_reward is not None:
-            return False
-        return not (config.blank_reward is not None and render.paint_fraction < config.blank_below)
+        facts = Facts(
+            gate_passed=True,
+            infra_error="renderer" if render.status.is_infrastructure_failure else None,
+            refused=bool(refusals),
+            sketch_error=render.status.value if render.status.is_sketch_fault else None,
+            paint_fraction=render.paint_fraction,
+        )
+        return reaches_formula(self.reward_config, facts)
 
     async def _score(self, items: Sequence[_Pictured]) -> None:
         """Scores pictures in one batch, each failure kept to the picture it belongs to.
 
-        Each picture is measured once (`measure_picture`, in threads): its dark mass and guard
-        factors come from the measurements, and a `MeasuredScorer` scores from them too. A
+        Each picture is decoded and measured once (`Picture`, `measure_picture`, in threads):
+        the reward's guards and terms read the measurements, and a `MeasuredScorer` scores from
+        the same pass (the anchored scorer reads the paper and paint it found). A
         scorer that fails on the batch is asked again picture by picture, concurrently, so that
         one picture it cannot take (a judge answering 400 to an oversized image, say) costs
         only that rollout; every failure becomes that rollout's ``infra_error`` (reward
@@ -338,14 +338,9 @@ class Evaluator:
         if not items:
             return
         # Text is read only where something uses it: the lettering guard or the scorer.
-        read_text = "lettering" in self.reward_config.guards or getattr(
-            self.scorer, "read_text", False
-        )
-        measured = await asyncio.gather(
-            *(asyncio.to_thread(measure_picture, item.image, read_text=read_text) for item in items)
-        )
-        for item, measures in zip(items, measured, strict=True):
-            item.measures = measures
+        reads = {name for guard in self.reward_config.guards for name in guard.reads}
+        read_text = "text_fraction" in reads or getattr(self.scorer, "read_text", False)
+        await asyncio.gather(*(asyncio.to_thread(self._measure, item, read_text) for item in items))
         try:
             scores = await self._ask_scorer(items)
             if len(scores) != len(items):
@@ -368,13 +363,18 @@ class Evaluator:
                 failed[0].error,
             )
 
+    @staticmethod
+    def _measure(item: _Pictured, read_text: bool) -> None:
+        item.picture = Picture(item.image)
+        item.measures = measure_picture(item.picture, read_text=read_text)
+
     async def _ask_scorer(self, items: Sequence[_Pictured]) -> list[Score]:
-        images = [item.image for item in items]
         prompts = [item.prompt for item in items]
         if isinstance(self.scorer, MeasuredScorer):
+            pictures = [item.picture for item in items if item.picture is not None]
             measures = [item.measures for item in items if item.measures is not None]
-            return await self.scorer.score_measured(images, measures, prompts)
-        return await self.scorer.score(images, prompts)
+            return await self.scorer.score_measured(pictures, measures, prompts)
+        return await self.scorer.score([item.image for item in items], prompts)
 
     async def _score_one(self, item: _Pictured) -> None:
         try:
@@ -473,13 +473,13 @@ class Evaluator:
                 self.reward_config,
                 verdicts[i],
                 paint_fraction=render.paint_fraction if render is not None else None,
-                dark_mass=item.dark_mass if item is not None else None,
+                measures=item.measures if item is not None else None,
                 score=item.score if item is not None else None,
                 sketch_error=_sketch_error(render) if render is not None else None,
                 infra_error=infra,
                 sample_seed=seed_list[i],
                 runtime=refusals.get(i, ()),
-                guards=self._guards(item),
+                scale=self.scale,
             )
             rollouts.append(
                 Rollout(

@@ -2,7 +2,7 @@
 
 ``sketch-env rollout``, ``reward-check`` and ``serve`` take the same ``--config FILE.json`` (a
 saved `EvaluationConfig`), ``--scorer``, ``--gate-config``, the reward options
-(`sketch_env.scoring.options`) and the renderer options (`sketch_env.render.options`). A flag
+(`sketch_env.reward.options`) and the renderer options (`sketch_env.render.options`). A flag
 given on the command line wins over the file; the file wins over the defaults.
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.options import add_render_options, render_config_from_args
-from sketch_env.scoring.options import add_reward_options, reward_config_from_args
+from sketch_env.reward.options import add_reward_options, reward_config_from_args
 
 if TYPE_CHECKING:
     from sketch_env.distributed.renderer import RayRenderer

@@ -26,8 +26,10 @@ from PIL import Image
 
 from sketch_env.gate.verdict import GateVerdict
 from sketch_env.render.result import Render, RenderStatus, resized
+from sketch_env.reward.breakdown import RewardBreakdown
+from sketch_env.reward.config import RewardConfig
+from sketch_env.reward.outcome import RewardStatus, below_blank_line
 from sketch_env.scoring.base import Score
-from sketch_env.scoring.reward import RewardBreakdown, RewardConfig, RewardStatus
 
 __all__ = [
     "HARNESS_NOTE",
@@ -304,7 +306,7 @@ class Rollout:
         if status.has_picture:
             config = reward_config or RewardConfig()
             painted = render.paint_fraction
-            if self.reward.status is RewardStatus.BLANK or painted < config.blank_below:
+            if self.reward.status is RewardStatus.BLANK or below_blank_line(config, painted):
                 lines.append(
                     f"The canvas is almost empty ({painted:.1%} painted): paint the scene "
                     "across the canvas."

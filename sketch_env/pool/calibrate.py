@@ -2,7 +2,7 @@
 
 Running the references through an `Evaluator` belongs above the evaluation layer; what the
 measurement means for the reward (`Calibration`) lives with the reward in
-`sketch_env.scoring.calibration`.
+`sketch_env.reward.calibration`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.runs import RESULTS_FILE
-from sketch_env.scoring.calibration import Calibration, CalibrationError, ReferenceStats
+from sketch_env.reward.calibration import Calibration, CalibrationError, ReferenceStats
 
 __all__ = ["calibrate", "policy_scores"]
 

@@ -183,7 +183,7 @@ def _run_calibrate(args: argparse.Namespace) -> int:
     from sketch_env.evaluation.evaluator import Evaluator
     from sketch_env.pool.calibrate import calibrate, policy_scores
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
-    from sketch_env.scoring.calibration import CalibrationError
+    from sketch_env.reward.calibration import CalibrationError
 
     if args.seeds < 1:
         print("--seeds must be at least 1", file=sys.stderr)

@@ -10,9 +10,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sketch_env.picture.paint import paint_fraction
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.render.config import RenderConfig
-    from sketch_env.render.coverage import paint_fraction
     from sketch_env.render.protocol import Renderer
     from sketch_env.render.renderer import SketchRenderer, shared_renderer
     from sketch_env.render.result import Render, RenderStatus
@@ -33,7 +33,7 @@ _HOME = {
     "BackendUnavailableError": "backends",
     "BrowserNotFoundError": "backends",
     "RenderConfig": "config",
-    "paint_fraction": "coverage",
+    "paint_fraction": "sketch_env.picture.paint",
     "Renderer": "protocol",
     "SketchRenderer": "renderer",
     "shared_renderer": "renderer",
@@ -46,7 +46,8 @@ def __getattr__(name: str) -> Any:
     module = _HOME.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    home = module if "." in module else f"{__name__}.{module}"
+    return getattr(importlib.import_module(home), name)
 
 
 def __dir__() -> list[str]:

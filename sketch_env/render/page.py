@@ -34,10 +34,10 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from sketch_env.picture.paint import paint_fraction
 from sketch_env.render.api_calls import attributed_names, harness_table
 from sketch_env.render.budget import MACHINE, SketchClock, WallClock
 from sketch_env.render.config import RenderConfig
-from sketch_env.render.coverage import paint_fraction
 from sketch_env.render.host import (
     SKETCH_PATH,
     BrowserFailure,
@@ -51,8 +51,9 @@ from sketch_env.render.result import Render, RenderStatus
 
 __all__ = ["Attempt", "BrowserFailure", "encode_source", "harness_script", "run_attempt"]
 
-#: Below this share of painted pixels an errored sketch "painted nothing" (about 180 pixels of a
-#: 600x600 canvas): js_error rather than unfinished.
+#: Below this paint fraction an errored sketch "painted nothing" (11 pixels of the 150-pixel
+#: copy paint is measured on, the area of about 180 pixels of a 600x600 canvas): js_error
+#: rather than unfinished.
 MIN_PAINT_FOR_UNFINISHED = 0.0005
 
 #: Libraries load under this fixed seed; ``run(seed)`` reseeds before the sketch runs.

@@ -12,13 +12,13 @@ import numpy as np
 from PIL import Image
 
 from sketch_env.catalog.vocabulary import CANVAS_SIZE
+from sketch_env.picture.pixels import to_rgb_array
 from sketch_env.render.api_calls import (
     brush_draw_calls,
     brush_paint,
     primitive_calls,
     raw_graphics_calls,
 )
-from sketch_env.render.coverage import to_rgb_array
 
 
 class RenderStatus(enum.StrEnum):
@@ -126,8 +126,8 @@ class Render:
         status: How the render ended.
         png: The canvas as PNG bytes (RGBA, as the canvas holds it), or ``None`` when no
             picture could be read.
-        paint_fraction: Share of pixels that differ from the picture's background (see
-            `sketch_env.render.paint_fraction`); ``0.0`` without a picture.
+        paint_fraction: Share of the picture that carries paint, by the one definition the
+            reward reads too (`sketch_env.picture.paint`); ``0.0`` without a picture.
         errors: JavaScript errors in the order they happened, plus ``harness:`` notes.
         elapsed_ms: Wall time from the call to the result, including retries: `queue_ms` (waiting
             for a free browser) plus `render_ms` (the render itself). Under load most of it

@@ -32,9 +32,9 @@ from PIL import Image
 from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
+from sketch_env.reward.breakdown import RewardBreakdown
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS, remove_half_the_brush_calls
 from sketch_env.rewardcheck.hacks import HACKS
-from sketch_env.scoring.reward import RewardBreakdown
 
 __all__ = ["Entry", "FamilyResult", "PairResult", "RewardCheckReport", "run_reward_check"]
 

@@ -15,17 +15,15 @@ from collections.abc import Callable
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from sketch_env.picture.paint import paper_mask
+
 __all__ = ["PICTURE_DEGRADATIONS", "remove_half_the_brush_calls"]
 
 
 def _background(image: Image.Image) -> tuple[int, int, int]:
-    """The picture's commonest colour (its paper), from a coarse histogram."""
+    """The picture's paper colour (`sketch_env.picture.paint.paper_mask`), as RGB."""
     rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
-    coarse = (rgb // 16).reshape(-1, 3).astype(np.int32)
-    keys = coarse[:, 0] * 256 + coarse[:, 1] * 16 + coarse[:, 2]
-    mode = int(np.bincount(keys).argmax())
-    mask = keys == mode
-    return tuple(int(v) for v in rgb.reshape(-1, 3)[mask].mean(axis=0))  # type: ignore[return-value]
+    return tuple(int(v) for v in rgb[paper_mask(rgb)].mean(axis=0))  # type: ignore[return-value]
 
 
 def blank_paper(image: Image.Image, seed: int) -> Image.Image:

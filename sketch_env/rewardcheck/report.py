@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from sketch_env.reward.breakdown import component_value
 from sketch_env.rewardcheck.check import Entry, RewardCheckReport
 from sketch_env.rewardcheck.search import Candidate, SearchReport, TaskSearch
 
@@ -85,9 +86,9 @@ def _fmt(value: Any) -> str:
 def _card(entry: Entry, role: str) -> str:
     components = entry.components or {}
     terms = {
-        k: components.get(k)
+        k: component_value(components, k)
         for k in ("status", "preference", "coverage", "coverage_term", "dark_mass_penalty")
-        if components.get(k) is not None
+        if component_value(components, k) is not None
     }
     image = (
         f'<img src="{html.escape(entry.image)}" alt="{html.escape(entry.id)}" loading="lazy">'
@@ -258,9 +259,9 @@ def _search_card(c: Candidate, label: str) -> str:
         f"<li>{html.escape(k)}: {_fmt(float(v))}</li>" for k, v in contributions.items()
     )
     fields = "".join(
-        f"<li>{html.escape(k)}: {_fmt(comps[k])}</li>"
+        f"<li>{html.escape(k)}: {_fmt(component_value(comps, k))}</li>"
         for k in ("preference", "coverage", "coverage_term", "dark_mass", "pairwise_prob")
-        if isinstance(comps.get(k), int | float)
+        if isinstance(component_value(comps, k), int | float)
     )
     term_items = "".join(
         f'<li class="{"cap" if _at_cap(k, float(v)) else ""}">{html.escape(k)}: '

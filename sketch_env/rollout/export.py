@@ -154,6 +154,10 @@ def _row(folder: Path, record: Mapping[str, Any], source: str, run: str | None) 
         if name in _NOT_COMPONENTS or isinstance(value, dict | list):
             continue
         row[f"component_{name}"] = value
+    # What the reward's terms measured (records written before the breakdown was generic held
+    # these as fields, read just above): the same columns either way.
+    for name, value in (components.get("observations") or {}).items():
+        row[f"component_{name}"] = _number(value)
     for name, value in (components.get("contributions") or {}).items():
         row[f"contribution_{name}"] = _number(value)
     return row

@@ -1,10 +1,14 @@
-"""Scoring: scorers (a transparent heuristic by default, HPSv3 as a service) and the reward that
-combines a scorer's value with paint coverage and the gate's verdict (see
-``docs/design.md`` §4).
+"""Scoring: the scorers, which turn a picture and its prompt into a number on a stated scale.
 
-The HPSv3 client lives in `sketch_env.scoring.hpsv3` and is imported only when a spec asks for
-it (`make_scorer("hpsv3+http://host:port")`). The gate moved to `sketch_env.gate`; its names are
-still reachable here.
+The default scorer is ``anchored`` (`AnchoredScorer`: how typical the picture is of its task's
+reference paintings, on the CPU); ``heuristic`` (`HeuristicScorer`) is kept for comparison;
+HPSv3 runs as a service (`sketch_env.scoring.hpsv3`) and a vision-language judge behind an
+OpenAI-compatible API (`sketch_env.scoring.judge`), each imported only when a spec asks for it
+(`make_scorer`). Every scorer states its `ScoreScale`.
+
+The reward that combines a score with the picture's measurements moved to `sketch_env.reward`,
+the measurements to `sketch_env.picture`, the gate to `sketch_env.gate`; their names are still
+reachable here.
 """
 
 from __future__ import annotations
@@ -23,35 +27,42 @@ if TYPE_CHECKING:
         gate_reply,
         known_brush_members,
     )
-    from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError, score_sync
-    from sketch_env.scoring.heuristic import (
-        HeuristicScorer,
-        dark_mass_fraction,
-        heuristic_terms,
+    from sketch_env.picture.measures import dark_mass_fraction
+    from sketch_env.reward.breakdown import RewardBreakdown
+    from sketch_env.reward.combine import combine
+    from sketch_env.reward.config import RewardConfig
+    from sketch_env.reward.outcome import RewardStatus
+    from sketch_env.reward.terms import pairwise_win_probability
+    from sketch_env.scoring.anchored import AnchoredScorer
+    from sketch_env.scoring.base import (
+        Score,
+        Scorer,
+        ScorerUnavailableError,
+        ScoreScale,
+        scale_of,
+        score_sync,
     )
-    from sketch_env.scoring.reward import (
-        RewardBreakdown,
-        RewardConfig,
-        RewardStatus,
-        combine,
-        pairwise_win_probability,
-    )
-    from sketch_env.scoring.spec import DEFAULT_HPSV3_URL, make_scorer
+    from sketch_env.scoring.heuristic import HeuristicScorer, heuristic_terms
+    from sketch_env.scoring.spec import DEFAULT_HPSV3_URL, DEFAULT_SCORER, make_scorer
 
 _HOME = {
+    "AnchoredScorer": "sketch_env.scoring.anchored",
     "Score": "sketch_env.scoring.base",
+    "ScoreScale": "sketch_env.scoring.base",
     "Scorer": "sketch_env.scoring.base",
     "ScorerUnavailableError": "sketch_env.scoring.base",
+    "scale_of": "sketch_env.scoring.base",
     "score_sync": "sketch_env.scoring.base",
     "HeuristicScorer": "sketch_env.scoring.heuristic",
-    "dark_mass_fraction": "sketch_env.scoring.heuristic",
+    "dark_mass_fraction": "sketch_env.picture.measures",
     "heuristic_terms": "sketch_env.scoring.heuristic",
-    "RewardBreakdown": "sketch_env.scoring.reward",
-    "RewardConfig": "sketch_env.scoring.reward",
-    "RewardStatus": "sketch_env.scoring.reward",
-    "combine": "sketch_env.scoring.reward",
-    "pairwise_win_probability": "sketch_env.scoring.reward",
+    "RewardBreakdown": "sketch_env.reward.breakdown",
+    "RewardConfig": "sketch_env.reward.config",
+    "RewardStatus": "sketch_env.reward.outcome",
+    "combine": "sketch_env.reward.combine",
+    "pairwise_win_probability": "sketch_env.reward.terms",
     "DEFAULT_HPSV3_URL": "sketch_env.scoring.spec",
+    "DEFAULT_SCORER": "sketch_env.scoring.spec",
     "make_scorer": "sketch_env.scoring.spec",
     "Extraction": "sketch_env.gate",
     "GateConfig": "sketch_env.gate",
@@ -65,6 +76,8 @@ _HOME = {
 
 __all__ = [
     "DEFAULT_HPSV3_URL",
+    "DEFAULT_SCORER",
+    "AnchoredScorer",
     "Extraction",
     "GateConfig",
     "GateIssue",
@@ -74,6 +87,7 @@ __all__ = [
     "RewardConfig",
     "RewardStatus",
     "Score",
+    "ScoreScale",
     "Scorer",
     "ScorerUnavailableError",
     "check_sketch",
@@ -85,6 +99,7 @@ __all__ = [
     "known_brush_members",
     "make_scorer",
     "pairwise_win_probability",
+    "scale_of",
     "score_sync",
 ]
 

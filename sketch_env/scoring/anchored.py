@@ -76,7 +76,9 @@ from PIL import Image
 
 from sketch_env.catalog.references import Reference, find_pool_dir, load_reference_pool
 from sketch_env.catalog.tasks import Task, load_tasks
-from sketch_env.scoring.base import Score
+from sketch_env.picture.measures import Picture, PictureMeasures
+from sketch_env.picture.pixels import lab, square
+from sketch_env.scoring.base import EMBEDDED_SCALE, Score
 
 __all__ = [
     "FEATURES_FILE",
@@ -95,13 +97,10 @@ __all__ = [
 FEATURES_FILE = "features.json"
 #: Bumped whenever `picture_features` changes what it computes: a stale file is refused.
 FEATURE_VERSION = 1
-#: Side of the square working copies: colour statistics at 150 (a 6x6 grid of 25x25 blocks),
-#: gradients at 300, where p5.brush grain still shows (at 150 a watercolour wash and a flat
-#: fill measured the same magnitude histogram).
-_COLOUR_SIDE = 150
+#: Side of the gradient working copy: 300, where p5.brush grain still shows (at 150, the side
+#: the colour statistics and the paint are measured on, `sketch_env.picture.paint`, a
+#: watercolour wash and a flat fill measured the same magnitude histogram).
 _GRADIENT_SIDE = 300
-#: CIELAB distance from the paper above which a pixel is paint (pale washes measure 10-20).
-_PAINT_DELTA = 8.0
 #: Gradient magnitude bin edges, CIELAB lightness units per pixel at 300 px.
 _MAGNITUDE_EDGES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 _GRID = 6
@@ -123,28 +122,6 @@ GROUPS: dict[str, str] = {
     "texture": "medium",
     "tone": "medium",
 }
-
-_SRGB_TO_XYZ = np.array(
-    [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]],
-    dtype=np.float64,
-)
-_WHITE = np.array([0.9505, 1.0, 1.089])
-
-
-def _lab(rgb: np.ndarray) -> np.ndarray:
-    """sRGB (uint8, ``[..., 3]``) to CIELAB under D65."""
-    c = rgb.astype(np.float64) / 255.0
-    c = np.where(c > 0.04045, ((c + 0.055) / 1.055) ** 2.4, c / 12.92)
-    xyz = c @ _SRGB_TO_XYZ.T / _WHITE
-    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16.0 / 116.0)
-    return np.stack(
-        [
-            116.0 * f[..., 1] - 16.0,
-            500.0 * (f[..., 0] - f[..., 1]),
-            200.0 * (f[..., 1] - f[..., 2]),
-        ],
-        axis=-1,
-    )
 
 
 def _shares(counts: np.ndarray) -> np.ndarray:
@@ -213,29 +190,25 @@ class PictureFeatures:
         return cls(**values)
 
 
-def picture_features(image: Image.Image) -> PictureFeatures:
+def picture_features(image: Image.Image | Picture) -> PictureFeatures:
     """Measures one picture (about 15 ms for 600x600 on one core).
 
     Args:
-        image: The picture, any size; it is box-resized to square working copies, so the
-            statistics describe the picture rather than its resolution.
+        image: The picture, any size, or the evaluator's `Picture` of it (whose paper and paint
+            are then not measured again). The statistics are taken on square box-resized
+            working copies, so they describe the picture rather than its resolution.
 
     Returns:
         Its `PictureFeatures`.
     """
-    rgb_image = image.convert("RGB")
-    small = np.asarray(rgb_image.resize((_COLOUR_SIDE, _COLOUR_SIDE), Image.Resampling.BOX))
-    lab = _lab(small)
-    lightness, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    picture = image if isinstance(image, Picture) else Picture(image.convert("RGB"))
+    # The paper and the paint are the package's one definition (`sketch_env.picture.paint`),
+    # measured on the same 150-pixel copy the colour statistics read.
+    found = picture.paint
+    lab_small, paper, paint = found.lab, found.paper, found.mask
+    lightness, a, b = lab_small[..., 0], lab_small[..., 1], lab_small[..., 2]
     chroma = np.hypot(a, b)
     hue = np.arctan2(b, a)
-    # The paper is the commonest coarse colour (16 levels a channel): the ground shows between
-    # marks in every reference, and a mean over it is stable where a single pixel is not.
-    coarse = (small >> 4).astype(np.int64)
-    keys = (coarse[..., 0] << 8) | (coarse[..., 1] << 4) | coarse[..., 2]
-    mode = int(np.bincount(keys.ravel()).argmax())
-    paper = lab[keys == mode].mean(axis=0)
-    paint = np.linalg.norm(lab - paper, axis=-1) > _PAINT_DELTA
 
     light_bin = np.clip((lightness / 25.0).astype(np.int64), 0, 3)
     hue_bin = ((hue + math.pi) / (2 * math.pi) * 8).astype(np.int64) % 8
@@ -244,11 +217,10 @@ def picture_features(image: Image.Image) -> PictureFeatures:
     bins = (light_bin * 8 + hue_bin) * 3 + chroma_bin
     palette = _shares(np.bincount(bins[paint].ravel(), minlength=96).astype(np.float64))
 
-    block = _COLOUR_SIDE // _GRID
-    layout = lab.reshape(_GRID, block, _GRID, block, 3).mean(axis=(1, 3)) - paper
+    block = lab_small.shape[0] // _GRID
+    layout = lab_small.reshape(_GRID, block, _GRID, block, 3).mean(axis=(1, 3)) - paper
 
-    big = np.asarray(rgb_image.resize((_GRADIENT_SIDE, _GRADIENT_SIDE), Image.Resampling.BOX))
-    grey = _lab(big)[..., 0]
+    grey = lab(square(picture.rgb, _GRADIENT_SIDE))[..., 0]
     gx = np.diff(grey, axis=1)[:-1]
     gy = np.diff(grey, axis=0)[:, :-1]
     magnitude = np.hypot(gx, gy)
@@ -268,7 +240,7 @@ def picture_features(image: Image.Image) -> PictureFeatures:
 
     return PictureFeatures(
         paper=tuple(float(v) for v in paper),
-        paint_share=float(paint.mean()),
+        paint_share=found.fraction,
         palette=tuple(float(v) for v in palette),
         layout=tuple(float(v) for v in layout.ravel()),
         magnitudes=tuple(float(v) for v in magnitudes),
@@ -513,6 +485,8 @@ class AnchoredScorer:
     """
 
     name = "anchored"
+    #: 0-10; a picture within the task's typical line earns full marks.
+    scale = EMBEDDED_SCALE
 
     def __init__(
         self,
@@ -602,11 +576,11 @@ class AnchoredScorer:
             self._typical[anchor.label] = ranked[at]
         return self._typical[anchor.label]
 
-    def score_one(self, image: Image.Image, prompt: str) -> Score:
+    def score_one(self, image: Image.Image | Picture, prompt: str) -> Score:
         """Scores one picture synchronously.
 
         Args:
-            image: The picture.
+            image: The picture, or the evaluator's `Picture` of it.
             prompt: Its prompt (selects the references).
 
         Returns:
@@ -636,6 +610,37 @@ class AnchoredScorer:
         """
         if len(images) != len(prompts):
             raise ValueError(f"got {len(images)} images but {len(prompts)} prompts")
+        return await self._score_all(images, prompts)
+
+    async def score_measured(
+        self,
+        pictures: Sequence[Picture],
+        measures: Sequence[PictureMeasures],
+        prompts: Sequence[str],
+    ) -> list[Score]:
+        """Scores the evaluator's pictures, reading the paper and paint it already found.
+
+        Args:
+            pictures: One `Picture` per picture.
+            measures: Their measurements (unused: the features read the `Picture`).
+            prompts: One prompt per picture.
+
+        Returns:
+            One `Score` per picture, in order (the same values as `score`).
+
+        Raises:
+            ValueError: If the sequences differ in length.
+        """
+        if not len(pictures) == len(measures) == len(prompts):
+            raise ValueError(
+                f"got {len(pictures)} pictures, {len(measures)} measurements, "
+                f"{len(prompts)} prompts"
+            )
+        return await self._score_all(pictures, prompts)
+
+    async def _score_all(
+        self, images: Sequence[Image.Image | Picture], prompts: Sequence[str]
+    ) -> list[Score]:
         for prompt in set(prompts):
             self.typical(prompt)  # filled once here, not raced for by the threads
         return list(

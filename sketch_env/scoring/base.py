@@ -1,4 +1,10 @@
-"""The scorer protocol: how a picture and its prompt become a preference score."""
+"""The scorer protocol: how a picture and its prompt become a preference score, on which scale.
+
+A scorer states its scale (`ScoreScale`: its range and what full marks are), and everything
+that needs to know it reads it there: the reward's coverage quality ramp (in shares of full
+marks), the search's report of saturated terms and the manifest's reward range. A scorer
+without a ``scale`` attribute is read on the embedded scorers' 0-10 (`scale_of`).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,89 @@ import asyncio
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from PIL import Image
 
 from sketch_env.errors import InfrastructureError
+
+if TYPE_CHECKING:
+    from sketch_env.picture.measures import Picture, PictureMeasures
+
+__all__ = [
+    "EMBEDDED_SCALE",
+    "MeasuredScorer",
+    "Score",
+    "ScoreScale",
+    "Scorer",
+    "ScorerUnavailableError",
+    "scale_of",
+    "score_sync",
+]
+
+
+@dataclass(frozen=True)
+class ScoreScale:
+    """The scale a scorer scores on.
+
+    Args:
+        low: The lowest score it gives (or, unbounded, the lowest it is expected to give).
+        high: The highest score it gives (or the highest expected).
+        full: Full marks: what a picture as good as the scorer can tell earns. The reward's
+            coverage quality ramp is set in shares of it.
+        bounded: Whether ``low``/``high`` are hard limits (False for HPSv3's ``mu``).
+        note: What the numbers are, for a reader.
+
+    Raises:
+        ValueError: If ``low < full <= high`` does not hold or a value is not finite.
+
+    Examples:
+        >>> EMBEDDED_SCALE.cap
+        10.0
+    """
+
+    low: float
+    high: float
+    full: float
+    bounded: bool = True
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        values = (self.low, self.high, self.full)
+        if not all(isinstance(v, int | float) and math.isfinite(v) for v in values):
+            raise ValueError(f"a score scale needs finite numbers, got {values}")
+        if not self.low < self.full <= self.high:
+            raise ValueError(f"a score scale needs low < full <= high, got {values}")
+
+    @property
+    def cap(self) -> float | None:
+        """The most a score can be, when the scale has a hard top."""
+        return float(self.high) if self.bounded else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form."""
+        return {
+            "low": self.low,
+            "high": self.high,
+            "full": self.full,
+            "bounded": self.bounded,
+            "note": self.note,
+        }
+
+
+#: The embedded scorers' scale (anchored, heuristic): 0-10, full marks 10.
+EMBEDDED_SCALE = ScoreScale(0.0, 10.0, 10.0, note="0-10; a reference-quality painting earns 10")
+
+
+def scale_of(scorer: object) -> ScoreScale:
+    """The scale a scorer states (``scorer.scale``), else `EMBEDDED_SCALE`.
+
+    Examples:
+        >>> scale_of(object()) is EMBEDDED_SCALE
+        True
+    """
+    scale = getattr(scorer, "scale", None)
+    return scale if isinstance(scale, ScoreScale) else EMBEDDED_SCALE
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,8 +102,8 @@ class Score:
     """One picture's score.
 
     Args:
-        value: The score (for HPSv3, the mean ``mu``; for the heuristic scorer, a number in
-            ``[0, 10]`` on a comparable scale). Higher is better.
+        value: The score, on its scorer's `ScoreScale` (for HPSv3, the mean ``mu``; for the
+            embedded scorers, a number in ``[0, 10]``). Higher is better.
         sigma: The model's own uncertainty (HPSv3's ``exp(log sigma)``), or ``None`` where the
             scorer has none.
         terms: Named parts of the score, for scorers that are sums of parts (logged, never
@@ -61,7 +145,7 @@ class Scorer(Protocol):
     Implementations must be safe to call concurrently from one event loop.
     """
 
-    #: Short name reported with every score, e.g. ``"heuristic"`` or ``"hpsv3"``.
+    #: Short name reported with every score, e.g. ``"anchored"`` or ``"hpsv3"``.
     name: str
 
     async def score(self, images: Sequence[Image.Image], prompts: Sequence[str]) -> list[Score]:
@@ -78,6 +162,23 @@ class Scorer(Protocol):
             ValueError: If the two sequences differ in length.
             ScorerUnavailableError: If the scorer could not answer.
         """
+        ...
+
+
+@runtime_checkable
+class MeasuredScorer(Protocol):
+    """A scorer that reads the evaluator's measurement pass instead of measuring again
+    (`sketch_env.picture.measures`: one decode, one paper, one paint per picture)."""
+
+    name: str
+
+    async def score_measured(
+        self,
+        pictures: Sequence[Picture],
+        measures: Sequence[PictureMeasures],
+        prompts: Sequence[str],
+    ) -> list[Score]:
+        """Scores ``pictures[i]``, measured as ``measures[i]``, against ``prompts[i]``."""
         ...
 
 

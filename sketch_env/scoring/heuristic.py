@@ -1,20 +1,21 @@
-"""A transparent, deterministic picture heuristic: the scorer that runs anywhere.
+"""A transparent, deterministic picture heuristic, kept for comparison and tests.
 
-This is **not** a preference model and must never be described as one. No neural image scorer
-can be installed with its weights on every machine (docs/design.md §4), so the default scorer is a
-handful of image statistics, each documented below, that separate "a painting happened" from
-the degenerate outputs a policy finds first: an empty canvas, a few stray marks, one flat mass
-of colour, or per-pixel noise. It knows nothing about the prompt and nothing about taste.
+This is **not** a preference model and must never be described as one. It was the package's
+first default scorer: a handful of image statistics, each documented below, that separate "a
+painting happened" from the degenerate outputs a policy finds first (an empty canvas, a few
+stray marks, one flat mass of colour, per-pixel noise). The default scorer is now ``anchored``
+(`sketch_env.scoring.anchored`), because every term here saturates at "busy" and a blind
+search reaches this scorer's maximum at once (docs/reward.md, "What search finds"). It knows
+nothing about the prompt and nothing about taste.
 
 The score is ``10 * base * near_blank * mass * noise * palette * composition * marks *
 lettering``, a number in ``[0, 10]``:
 
 ``base`` is a weighted mean of four terms, each in ``[0, 1]``:
 
-- **coverage** (weight 0.25): the fraction of pixels that differ from the picture's own
-  background by more than a Euclidean RGB distance of 12 (`paint_fraction`), saturating at
-  30 % of the canvas. The threshold is lower than the reward's default of 32 because p5.brush
-  watercolour washes are pale: at 32 a wash over half the canvas measured a few percent.
+- **coverage** (weight 0.25): the paint fraction (`sketch_env.picture.paint`, the package's
+  one definition of paint: further than 8 CIELAB units from the paper), saturating at 30 % of
+  the canvas.
 - **colourfulness** (weight 0.20): Hasler and Süsstrunk's colourfulness statistic on the
   opponent channels ``R - G`` and ``(R + G) / 2 - B``, saturating at 40 (their "moderately
   colourful" is about 33). Grey pencil work loses only this term.
@@ -25,14 +26,15 @@ lettering``, a number in ``[0, 10]``:
   watercolour edges produce it; flat fills and smooth gradients do not. It has the largest
   weight because texture is what p5.brush adds over bare p5 primitives.
 
-Multiplicative factors, each in ``[0.1, 1]``, then pull degenerate pictures down. They detect
-what the reward's guards detect (`sketch_env.scoring.guards`), from the same measurements, but
-keep the stricter thresholds first measured on 28 reference paintings, taken to a floor of 0.1
-(the near-blank factor goes to 0), so that the heuristic on its own still ranks a degenerate
-picture low and its numbers, and its measured gap (`sketch_env.rewardcheck.gaps`), hold. The
-guards were loosened when the pool grew to 96 references, because these thresholds touch 26 of
-them (flat watercolours as one mass, dense ink hatching as noise); under the heuristic those
-references pay for it, one more reason it is kept for comparison only:
+Multiplicative factors, each in ``[0.1, 1]``, then pull degenerate pictures down. They are the
+reward's guards (`sketch_env.picture.guards.GUARDS`), the same `Guard` objects reading the same
+measurements, tuned to the stricter thresholds first measured on 28 reference paintings and a
+floor of 0.1 (the near-blank factor goes to 0): `HEURISTIC_GUARDS`. So the heuristic on its own
+still ranks a degenerate picture low and its numbers, and its measured gap
+(`sketch_env.rewardcheck.gaps`), hold. The reward's guards were loosened when the pool grew to
+96 references, because these thresholds touch 26 of them (flat watercolours as one mass, dense
+ink hatching as noise); under the heuristic those references pay for it, one more reason it is
+kept for comparison only:
 
 - **blank / near-blank**: 0 when less than 0.5 % of the canvas carries paint (this includes a
   canvas of one uniform colour, the *blank* case), rising linearly to 1 at 3 %.
@@ -56,7 +58,7 @@ references pay for it, one more reason it is kept for comparison only:
   1.2 %; the references have 2.2 % or more, while one textured fill over the whole canvas has
   none. 0.1 below 0.3 %, 1 above 1.2 %.
 - **lettering**: the share of the picture that reads as text (`text_fraction`, read by the
-  vendored PP-OCRv4 models, `sketch_env.scoring.reading`). A label is not a painting, and to
+  vendored PP-OCRv4 models, `sketch_env.picture.reading`). A label is not a painting, and to
   every statistic above it looks like one: letters painted in charcoal have marks, contrast,
   composition and one hue (they earned 8.5 and beat 68 % of the references before this
   factor), and a big label over a painting raised its score in 93 % of cases. 1 up to 0.5 % of
@@ -67,7 +69,7 @@ competent pictures (its order of the reference tiers is reported by ``sketch-env
 not tuned to). Those need HPSv3 or a VLM judge (``docs/judge.md``). Symbols that are not
 letters or digits, and text the reader misses (see its module docstring), pass as painting.
 
-The measurements come from `sketch_env.scoring.measures` (a few milliseconds for a 600x600
+The measurements come from `sketch_env.picture.measures` (a few milliseconds for a 600x600
 picture; reading text takes 0.15-0.4 s more on one core, ``bench/scorer_speed.py``;
 ``read_text=False`` skips it, and it is skipped for a near-blank picture). Under the evaluator
 the picture is measured once and the heuristic scores from those measurements
@@ -78,35 +80,43 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image
 
-from sketch_env.render.coverage import ImageLike
-from sketch_env.scoring.base import Score
-from sketch_env.scoring.guards import ramp
-from sketch_env.scoring.measures import PictureMeasures, dark_mass_fraction, measure_picture
+from sketch_env.picture.guards import GUARDS, Guard
+from sketch_env.picture.measures import (
+    Picture,
+    PictureMeasures,
+    dark_mass_fraction,
+    measure_picture,
+    reads_text,
+)
+from sketch_env.picture.pixels import ImageLike
+from sketch_env.scoring.base import EMBEDDED_SCALE, Score
 
-__all__ = ["HeuristicScorer", "HeuristicWeights", "dark_mass_fraction", "heuristic_terms"]
+__all__ = [
+    "HEURISTIC_GUARDS",
+    "HeuristicScorer",
+    "HeuristicWeights",
+    "dark_mass_fraction",
+    "heuristic_terms",
+]
 
-#: The heuristic's own factors, one per guard, before the 0.1 floor: the thresholds of the module
-#: docstring (the guards' first thresholds; `sketch_env.scoring.guards` holds the reward's).
-_FACTORS: dict[str, tuple[str, Callable[[PictureMeasures], float]]] = {
-    "near_blank": ("near_blank_factor", lambda m: ramp(m.coverage, 0.005, 0.03)),
-    "flat_mass": (
-        "mass_factor",
-        lambda m: (
-            1.0
-            - ramp(m.second_colour, 0.10, 0.25) * ramp(m.top_colour + m.second_colour, 0.85, 0.95)
-        ),
-    ),
-    "noise": ("noise_factor", lambda m: ramp(m.neighbour_corr, 0.15, 0.45)),
-    "palette": ("palette_factor", lambda m: 1.0 - ramp(m.hue_families, 5.0, 8.0)),
-    "composition": ("composition_factor", lambda m: ramp(m.composition, 0.12, 0.20)),
-    "marks": ("marks_factor", lambda m: ramp(m.edge_density, 0.003, 0.012)),
-    "lettering": ("lettering_factor", lambda m: 1.0 - ramp(m.text_fraction, 0.005, 0.03)),
-}
+#: The heuristic's own instances of the reward's guards: the thresholds of the module docstring
+#: (the guards' first ones) and a floor of 0.1 but for near-blank.
+HEURISTIC_GUARDS: tuple[Guard, ...] = (
+    GUARDS["near_blank"].tuned(coverage=(0.03, 0.005)),
+    GUARDS["flat_mass"].tuned(second_colour=(0.10, 0.25), top_two_colours=(0.85, 0.95), floor=0.1),
+    GUARDS["noise"].tuned(neighbour_corr=(0.45, 0.15), floor=0.1),
+    GUARDS["palette"].tuned(hue_families=(5.0, 8.0), floor=0.1),
+    GUARDS["composition"].tuned(floor=0.1),
+    GUARDS["marks"].tuned(edge_density=(0.012, 0.003), floor=0.1),
+    GUARDS["lettering"].tuned(floor=0.1),
+)
+#: The name of each guard's factor among the heuristic's terms (its names since it had factors).
+_FACTOR_TERMS = {"flat_mass": "mass_factor"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +147,7 @@ class HeuristicWeights:
 
 
 def heuristic_terms(
-    image: ImageLike | PictureMeasures,
+    image: ImageLike | Picture | PictureMeasures,
     weights: HeuristicWeights | None = None,
     *,
     read_text: bool = True,
@@ -145,7 +155,8 @@ def heuristic_terms(
     """Computes every measurement, term and factor of the heuristic score for one picture.
 
     Args:
-        image: A PIL image, an RGB(A) uint8 array or PNG bytes, or its `PictureMeasures`.
+        image: A PIL image, an RGB(A) uint8 array, PNG bytes or a `Picture`, or its
+            `PictureMeasures`.
         weights: Weights of the ``base`` terms; the defaults when ``None``.
         read_text: Read the picture for text (the ``lettering`` factor); ``False`` leaves
             ``text_fraction`` at 0 and the factor at 1. Ignored for measurements.
@@ -179,23 +190,23 @@ def heuristic_terms(
     ) / total
     terms["base"] = base
     value = 10.0 * base
-    for guard, (term, factor_of) in _FACTORS.items():
-        factor = float(factor_of(m))
-        scaled = factor if guard == "near_blank" else 0.1 + 0.9 * factor
-        terms[term] = scaled
-        value *= scaled
+    for guard in HEURISTIC_GUARDS:
+        factor = guard.factor(m)
+        terms[_FACTOR_TERMS.get(guard.name, f"{guard.name}_factor")] = factor
+        value *= factor
     terms["blank"] = 1.0 if m.coverage == 0.0 else 0.0
     terms["value"] = float(min(10.0, max(0.0, value)))
     return terms
 
 
 class HeuristicScorer:
-    """The embedded default scorer: a transparent picture heuristic, not a preference model.
+    """An embedded scorer kept for comparison: a transparent picture heuristic, not a preference
+    model (the default scorer is `sketch_env.scoring.anchored.AnchoredScorer`).
 
     It scores each picture from image statistics alone (see the module docstring for every
     term) and **ignores the prompt**: a perfect rose scores the same for "a rose" and for "a
-    ship". Use it where HPSv3 is not available, for smoke tests, and as a floor that catches
-    degenerate pictures; do not read its numbers as human preference.
+    ship". Use it for smoke tests and comparisons; a blind search reaches its maximum, so do
+    not train on it, and do not read its numbers as human preference.
 
     Scores are in ``[0, 10]``, have no uncertainty (``sigma`` is ``None``) and carry every
     term in ``Score.terms``.
@@ -216,16 +227,19 @@ class HeuristicScorer:
     """
 
     name = "heuristic"
+    #: 0-10; full marks for a picture busy enough to saturate every term.
+    scale = EMBEDDED_SCALE
 
     def __init__(self, weights: HeuristicWeights | None = None, read_text: bool = True) -> None:
         self.weights = weights or HeuristicWeights()
         self.read_text = read_text
 
-    def score_one(self, image: ImageLike | PictureMeasures) -> Score:
+    def score_one(self, image: ImageLike | Picture | PictureMeasures) -> Score:
         """Scores one picture synchronously.
 
         Args:
-            image: A PIL image, an RGB(A) uint8 array or PNG bytes, or its measurements.
+            image: A PIL image, an RGB(A) uint8 array, PNG bytes or a `Picture`, or its
+                measurements.
 
         Returns:
             The `Score`, with every term in ``terms``.
@@ -262,14 +276,15 @@ class HeuristicScorer:
 
     async def score_measured(
         self,
-        images: Sequence[Image.Image],
+        pictures: Sequence[Picture],
         measures: Sequence[PictureMeasures],
         prompts: Sequence[str],
     ) -> list[Score]:
         """Scores pictures from the evaluator's measurements (nothing is measured again).
 
         Args:
-            images: The pictures (unused: the measurements hold everything the score needs).
+            pictures: The pictures (read only if they were measured with text reading set
+                otherwise than this scorer reads).
             measures: One `PictureMeasures` per picture.
             prompts: One prompt per picture (unused beyond the length check).
 
@@ -279,13 +294,16 @@ class HeuristicScorer:
         Raises:
             ValueError: If the sequences differ in length.
         """
-        if not len(images) == len(measures) == len(prompts):
+        if not len(pictures) == len(measures) == len(prompts):
             raise ValueError(
-                f"got {len(images)} images, {len(measures)} measurements, {len(prompts)} prompts"
+                f"got {len(pictures)} pictures, {len(measures)} measurements, "
+                f"{len(prompts)} prompts"
             )
-        if any(m.text_read != (self.read_text and m.coverage > 0.005) for m in measures):
+        if any(m.text_read != reads_text(m, self.read_text) for m in measures):
             # Measured with reading set otherwise than this scorer reads: measure again.
-            return await self.score(images, prompts)
+            return list(
+                await asyncio.gather(*(asyncio.to_thread(self.score_one, p) for p in pictures))
+            )
         return [self.score_one(m) for m in measures]
 
     def __repr__(self) -> str:

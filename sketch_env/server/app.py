@@ -54,7 +54,7 @@ from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.protocol import Renderer
 from sketch_env.render.renderer import SketchRenderer, shared_renderer
-from sketch_env.scoring.reward import RewardConfig
+from sketch_env.reward.config import RewardConfig
 from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.server.admission import StepLimits, StepQueue
 from sketch_env.server.http_step import install_http_step

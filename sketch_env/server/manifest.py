@@ -16,6 +16,12 @@ keeps them so), because what a manifest declares depends on the deployment:
   seeds from a seeded schedule declares that schedule's seed with ``--generator-seed``.
 - ``network``: none for the embedded scorer; an allowlist of the scorer's (and a Ray
   cluster's) hosts otherwise.
+- ``reward.range``: read from the reward's configuration and the scorer's stated scale
+  (`sketch_env.reward.reward_range`, `sketch_env.scoring.spec.spec_scale`): -1 (a refusal) to
+  11 (full marks on a 0-10 scorer plus full coverage) by default; 2 at the top for a pairwise
+  judge, whose score is a win-rate.
+- ``capabilities.rubric_tree``: the environment's ``rubric`` is the reward as an OpenEnv rubric
+  tree (`sketch_env.reward.rubric`), its root the step's reward.
 
 Examples:
     sketch-env manifest                                   # the default manifest, on stdout
@@ -40,7 +46,9 @@ import yaml
 from sketch_env.catalog.tasks import TASKSET_VERSION, load_tasks
 from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.install import VERSION
-from sketch_env.scoring.spec import DEFAULT_SCORER
+from sketch_env.reward.combine import reward_range
+from sketch_env.reward.config import RewardConfig
+from sketch_env.scoring.spec import DEFAULT_SCORER, spec_scale
 from sketch_env.specs import parse_spec
 
 __all__ = [
@@ -62,12 +70,6 @@ DECLARED_TOOLS = ("render", "paint")
 #: allows. It is a declaration, not a measurement; measure the judge's repeat variance and
 #: declare a tighter one with ``--variance-tolerance``.
 DEFAULT_VARIANCE_TOLERANCE = 0.2
-#: Reward span of the default reward configuration, per kind of scorer: gate failure -1 at
-#: the bottom; preference + coverage (0-1) at the top. The anchored and heuristic scorers
-#: score 0-10, a pointwise judge 1-10; HPSv3 is unbounded in principle, its published model
-#: averages lie in [-0.2, 10.6]; a pairwise judge's score is a win-rate in [0, 1].
-_REWARD_RANGE = {"pairwise": (-1.0, 2.0)}
-_DEFAULT_REWARD_RANGE = (-1.0, 11.0)
 
 _HEADER = """\
 # OpenEnv manifest of sketch_env: a policy writes p5.js + p5.brush sketches for painting
@@ -143,9 +145,8 @@ def build_manifest(
     rendering = parse_spec(renderer, what="renderer spec")
     judged = scoring.kind == "judge"
     judge = _judge_pin(scorer) if judged else None
-    mode = judge["params"]["mode"] if judge else None
 
-    low, high = _REWARD_RANGE.get(str(mode), _DEFAULT_REWARD_RANGE)
+    low, high = reward_range(RewardConfig(), spec_scale(scorer))
     reward: dict[str, Any] = {"range": [low, high], "oracle_tolerance": 0.1, "floor_margin": 0.5}
     if judged:
         reward["variance_tolerance"] = float(variance_tolerance)
@@ -192,6 +193,7 @@ def build_manifest(
             "capabilities": {
                 "verifier": {"kind": "reward_channel"},
                 "llm_judged": judged,
+                "rubric_tree": True,
                 "task_api": True,
                 "declared_tools": list(DECLARED_TOOLS),
                 "declared_task_count": {"train": len(load_tasks())},

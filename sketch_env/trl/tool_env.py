@@ -21,8 +21,8 @@ from sketch_env.evaluation.replies import resolve_prompt
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.protocol import Renderer
+from sketch_env.reward.config import RewardConfig
 from sketch_env.scoring.base import Scorer
-from sketch_env.scoring.reward import RewardConfig
 from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.trl.artifacts import ArtifactConfig, ArtifactWriter
 from sketch_env.trl.metrics import METRIC_PREFIX, batch_metrics, revision_metrics

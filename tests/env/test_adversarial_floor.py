@@ -26,6 +26,7 @@ from openenv.validation.types import CheckStatus, Level
 from PIL import Image
 
 from sketch_env.gate import GateConfig, gate_reply
+from sketch_env.reward import RewardConfig
 from sketch_env.rewardcheck.floor import (
     DEGENERATE_FAMILIES,
     FloorReport,
@@ -34,7 +35,6 @@ from sketch_env.rewardcheck.floor import (
 )
 from sketch_env.rewardcheck.grader import CHECK_ID, AdversarialFloorGrader
 from sketch_env.rewardcheck.hacks import FORGERIES, HACKS, forged_readback
-from sketch_env.scoring.reward import RewardConfig
 from tests.conftest import require_chromium
 from tests.env.serving import running_server
 from tests.wheel import clean_tree

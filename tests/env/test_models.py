@@ -46,10 +46,8 @@ def test_observation_has_typed_fields_and_round_trips_through_json():
         reward=1.5,
         status="ok",
         gate_passed=True,
-        preference=6.0,
-        coverage=0.3,
-        coverage_term=1.0,
         contributions=(("preference", 0.5), ("coverage", 1.0)),
+        observations=(("preference", 6.0), ("coverage", 0.3), ("coverage_term", 1.0)),
     )
     obs = SketchObservation(
         done=True,
@@ -69,6 +67,8 @@ def test_observation_has_typed_fields_and_round_trips_through_json():
     again = SketchObservation.model_validate_json(obs.model_dump_json())
     assert again == obs
     assert again.components.contributions == {"preference": 0.5, "coverage": 1.0}
+    # The fields the components had before they were generic still read, from observations.
+    assert (again.components.coverage_term, again.components.preference) == (1.0, 6.0)
     schema = SketchObservation.model_json_schema()
     for name in (
         "gate_reasons",

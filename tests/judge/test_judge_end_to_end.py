@@ -20,8 +20,8 @@ from sketch_env.env.environment import SketchEnvironment
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import GateConfig
 from sketch_env.pool.calibrate import calibrate
-from sketch_env.scoring.calibration import Calibration, CalibrationError
-from sketch_env.scoring.reward import RewardConfig
+from sketch_env.reward import RewardConfig
+from sketch_env.reward.calibration import Calibration, CalibrationError
 from sketch_env.trl.rewards import SketchReward
 from tests.conftest import GOOD_SKETCH
 
@@ -138,7 +138,7 @@ def test_calibration_round_trips_and_drives_the_reward(renderer, judge, tmp_path
 
 
 def test_contested_references_are_kept_and_bad_files_are_refused(tmp_path) -> None:
-    from sketch_env.scoring.calibration import ReferenceStats
+    from sketch_env.reward.calibration import ReferenceStats
 
     refs = tuple(
         ReferenceStats(f"r{i}", "t/a", "ok", mean, 0.5, None, (mean,))

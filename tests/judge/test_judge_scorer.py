@@ -23,6 +23,7 @@ from PIL import Image
 
 from sketch_env.errors import InfrastructureError
 from sketch_env.gate import GateVerdict
+from sketch_env.reward import RewardConfig, combine
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
 from sketch_env.scoring.judge import (
     RUBRIC_VERSION,
@@ -34,7 +35,6 @@ from sketch_env.scoring.judge import (
     rollout_seed,
     save_reference_images,
 )
-from sketch_env.scoring.reward import RewardConfig, combine
 from sketch_env.scoring.spec import make_scorer
 
 PROMPT = "a vase of peach hibiscus in loose watercolour"

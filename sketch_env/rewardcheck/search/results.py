@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from sketch_env.catalog.tasks import Task
+from sketch_env.reward.breakdown import component_value
 from sketch_env.rewardcheck.search.genome import Genome, Mark
+from sketch_env.scoring.spec import spec_scale
 
 __all__ = [
     "PREFERENCE_CAPS",
@@ -478,9 +480,11 @@ def best_first(candidates: Sequence[Candidate]) -> list[Candidate]:
     return [c for _, _, c in order]
 
 
-#: Known scorer maxima: the heuristic and anchored scorers score 0-10. Other scorers have no
-#: fixed range (HPSv3's ``mu`` is unbounded), so their preference is reported without a cap.
-PREFERENCE_CAPS: dict[str, float] = {"heuristic": 10.0, "anchored": 10.0}
+#: Known scorer maxima, by name, read from the scorers' stated scales (for reports saved
+#: without their cap). A scorer with no hard top (HPSv3's ``mu``) is reported without one.
+PREFERENCE_CAPS: dict[str, float] = {
+    name: cap for name in ("heuristic", "anchored") if (cap := spec_scale(name).cap) is not None
+}
 
 
 def _term_cap(name: str) -> float | None:
@@ -504,7 +508,7 @@ def _saturation(
             if name.startswith("scorer:"):
                 value = (c.components.get("scorer_terms") or {}).get(name[len("scorer:") :])
             else:
-                value = c.components.get(name)
+                value = component_value(c.components, name)
             if isinstance(value, int | float) and not isinstance(value, bool):
                 out.append(float(value))
         return out

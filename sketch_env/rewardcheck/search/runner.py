@@ -29,7 +29,6 @@ from sketch_env.rewardcheck.search.compiler import compile_genome
 from sketch_env.rewardcheck.search.genome import random_genome
 from sketch_env.rewardcheck.search.mutants import mutate_source
 from sketch_env.rewardcheck.search.results import (
-    PREFERENCE_CAPS,
     Candidate,
     GenerationStats,
     SearchReport,
@@ -37,6 +36,7 @@ from sketch_env.rewardcheck.search.results import (
     TaskSearch,
     best_first,
 )
+from sketch_env.scoring.base import scale_of
 
 __all__ = [
     "DEFAULT_TASKS",
@@ -423,7 +423,7 @@ def run_search(
         result = TaskSearch(
             task,
             refs,
-            preference_cap=PREFERENCE_CAPS.get(evaluator.scorer.name),
+            preference_cap=scale_of(evaluator.scorer).cap,
             top=top,
         )
         for mode in mode_list:

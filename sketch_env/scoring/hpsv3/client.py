@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import httpx
 from PIL import Image
 
-from sketch_env.scoring.base import Score, ScorerUnavailableError
+from sketch_env.scoring.base import Score, ScorerUnavailableError, ScoreScale
 
 #: Port ``sketch-env hpsv3 serve`` listens on unless told otherwise.
 DEFAULT_PORT = 8765
@@ -134,6 +134,11 @@ class HPSv3Scorer:
     """
 
     name = "hpsv3"
+    #: ``mu`` has no bounds; the range declared is where published models' averages lie
+    #: (about -0.2 to 10.6), taken as 0-10 with full marks at 10, as the reward always read it.
+    scale = ScoreScale(
+        0.0, 10.0, 10.0, bounded=False, note="HPSv3 mu: unbounded; published averages -0.2-10.6"
+    )
 
     def __init__(
         self,

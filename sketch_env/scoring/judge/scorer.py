@@ -19,7 +19,7 @@ Failures are kept apart by whose fault they are (docs/design.md §3.14):
   ``None`` rewards);
 - the judge answered but its reply could not be read (`parse`), even after asking again
   ``parse_retries`` times → that picture's score is NaN with the reason in ``meta["unscored"]``
-  (`sketch_env.scoring.reward.combine` reads a non-finite score as an infrastructure failure:
+  (`sketch_env.reward.combine` reads a non-finite score as an infrastructure failure:
   reward ``None``), never 0;
 - the judge refused the request itself (400, 401, 403, 404, ...) → `JudgeRequestError`, a
   ``ValueError``: a wrong model name, URL or key is a setup bug to fix, not an outage to wait
@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 import httpx
 from PIL import Image
 
-from sketch_env.scoring.base import Score, ScorerUnavailableError
+from sketch_env.scoring.base import Score, ScorerUnavailableError, ScoreScale
 from sketch_env.scoring.judge.parse import (
     UnreadableReplyError,
     Verdict,
@@ -70,13 +70,18 @@ from sketch_env.scoring.judge.references import (
     rollout_seed,
 )
 
-__all__ = ["MODES", "JudgeRequestError", "JudgeScorer", "Mode"]
+__all__ = ["MODES", "SCALES", "JudgeRequestError", "JudgeScorer", "Mode"]
 
 logger = logging.getLogger(__name__)
 
 Mode = Literal["pointwise", "pairwise"]
 #: The judge's modes.
 MODES: tuple[str, ...] = ("pointwise", "pairwise")
+#: The judge's scale in each mode: pointwise marks 1-10, pairwise a win-rate over references.
+SCALES: dict[str, ScoreScale] = {
+    "pointwise": ScoreScale(1.0, 10.0, 10.0, note="the judge's mark, 1-10"),
+    "pairwise": ScoreScale(0.0, 1.0, 1.0, note="win-rate against the reference pictures"),
+}
 
 T = TypeVar("T")
 
@@ -262,6 +267,7 @@ class JudgeScorer:
         #: as the `Scorer` protocol declares it), e.g.
         #: ``"judge-pointwise:Qwen/Qwen2.5-VL-7B-Instruct@rubric1"``.
         self.name = f"judge-{self.mode}:{self.model}@rubric{RUBRIC_VERSION}"
+        self.scale = SCALES[self.mode]
         self._task_prompts: dict[str, str] = {}
         if task_prompts is not None:
             self._task_prompts = {p.strip(): t for p, t in task_prompts.items()}
