@@ -94,7 +94,7 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel of this working tree, built once per session from a clean copy of it (as from
     a fresh clone: an untracked cache or build output here cannot make it look complete), and
     shared by the packaging and the documentation tests, because a build takes a minute."""
-    from tests.wheel import build_wheel, clean_tree
+    from tests.system.wheel import build_wheel, clean_tree
 
     base = tmp_path_factory.mktemp("wheel")
     return build_wheel(clean_tree(base / "clone"), base / "dist")
@@ -104,7 +104,7 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def wheel_venv(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv outside the checkout with `built_wheel` installed: its ``bin`` folder.
     Tests only run things in it; none installs into it, so one venv serves them all."""
-    from tests.wheel import install_in_venv
+    from tests.system.wheel import install_in_venv
 
     return install_in_venv(built_wheel, tmp_path_factory.mktemp("wheel-venv") / "venv")
 

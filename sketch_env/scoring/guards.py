@@ -11,7 +11,7 @@ picture towards its floor (`sketch_env.scoring.reward`), so a guard that fires i
 any scorer's opinion irrelevant.
 
 Every guard's threshold was measured on this project's pictures; none fires on any of the 96
-reference paintings (``tests/test_reference_pool.py`` checks it on every one; the thresholds
+reference paintings (``tests/pool/test_reference_pool.py`` checks it on every one; the thresholds
 set on the first 28 touched 26 of the 96, mostly ink hatching as "noise" and flat watercolours
 as "one mass"):
 
