@@ -8,11 +8,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from PIL import Image
 
-from sketch_env.catalog.vocabulary import CANVAS_SIZE
 from sketch_env.gate import DEFAULT_MAX_REPLY_BYTES, GateConfig, GateIssue
 from sketch_env.gate.runtime import runtime_check
 from sketch_env.render.coverage import paint_fraction
@@ -29,8 +27,7 @@ from sketch_env.scoring import (
     gate_reply,
     pairwise_win_probability,
 )
-from sketch_env.scoring.guards import GUARD_NAMES, guard_factors
-from sketch_env.scoring.measures import measure_picture
+from sketch_env.scoring.guards import GUARD_NAMES
 from sketch_env.scoring.reward import combine as combine_reward
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "rendered"
@@ -41,7 +38,7 @@ CLEAR = dict.fromkeys(GUARD_NAMES, 1.0)
 
 def combine(*args: Any, **kwargs: Any) -> RewardBreakdown:
     """`sketch_env.scoring.reward.combine` for the formula's tests: a clean picture's guards
-    unless a test says otherwise (the guards have their own tests below)."""
+    unless a test says otherwise (the guards have their own tests, tests/scoring/test_guards.py)."""
     kwargs.setdefault("guards", CLEAR)
     return combine_reward(*args, **kwargs)
 
@@ -50,18 +47,6 @@ FAILED = GateVerdict(
     passed=False,
     issues=(GateIssue("network", "`fetch` at 3:1: network access is not allowed", 3, 1),),
 )
-
-
-def runtime_gate(
-    config: GateConfig,
-    status: str,
-    api_calls: dict[str, int] | None,
-    size: tuple[int, int] | None = None,
-) -> list[tuple[str, str]]:
-    """The run-time check's refusals of a render with this status, accounting and size."""
-    width, height = size or (0, 0)
-    render = Render(RenderStatus(status), api_calls=api_calls, width=width, height=height)
-    return [(issue.code, issue.message) for issue in runtime_check(render, config)]
 
 
 def ok(**kwargs: object) -> RewardBreakdown:
@@ -424,134 +409,8 @@ def test_runtime_refusal_earns_the_gate_fail_reward_after_infrastructure() -> No
     assert combine(config, passed, **painted).status is RewardStatus.OK
 
 
-def test_runtime_gate_switches_and_what_it_leaves_alone() -> None:
-    calls = {"ellipse": 4, "drawingContext": 1, "brush.line": 1, "brush:paint": 1}
-    assert runtime_gate(GateConfig(), "ok", calls) != []
-    lenient = GateConfig(runtime_forbid_primitives=False, runtime_forbid_raw_graphics=False)
-    assert runtime_gate(lenient, "ok", calls) == []
-    # No brush drawing call: refused when it finished, left to the error branch when it threw.
-    assert [c for c, _ in runtime_gate(GateConfig(), "ok", {})] == ["runtime_no_brush_paint"]
-    assert runtime_gate(GateConfig(), "js_error", {}) == []
-    assert runtime_gate(GateConfig(require_brush_paint=False), "frame_capped", {}) == []
-    # A drawing call that put no paint on the canvas (a zero-length stroke) is refused alike,
-    # with its own reason; the paint p5.brush made is what the harness measured.
-    ((code, reason),) = runtime_gate(GateConfig(), "ok", {"brush.line": 1})
-    assert code == "runtime_no_brush_paint" and "zero-length" in reason
-    assert runtime_gate(GateConfig(), "ok", {"brush.line": 1, "brush:paint": 1}) == []
-    assert runtime_gate(GateConfig(require_brush_paint=False), "ok", {"brush.line": 1}) == []
-    # Nothing measured (e.g. a render made before the accounting existed): no refusal, except
-    # a harness violation, which always is one.
-    assert runtime_gate(GateConfig(), "ok", None) == []
-    assert runtime_gate(lenient, "harness_violation", None)[0][0] == "harness_violation"
-    with pytest.raises(ValueError, match="bool"):
-        GateConfig(require_brush_paint="yes")  # type: ignore[arg-type]
-    custom = GateConfig(require_brush_paint=False)
-    assert GateConfig.from_json(custom.to_json()) == custom
-
-
 def test_the_run_time_rules_moved_from_the_reward_to_the_gate() -> None:
     # A saved reward configuration that still carries a run-time rule says where it went.
     for key in ("require_brush_paint", "canvas_size"):
         with pytest.raises(ValueError, match="GateConfig"):
             RewardConfig.from_dict({key: True})
-
-
-def test_the_canvas_size_is_checked_on_the_picture_read_back() -> None:
-    brush = {"brush.line": 2, "brush:paint": 2}
-    assert runtime_gate(GateConfig(), "ok", brush, CANVAS_SIZE) == []
-    for size in ((64, 64), (1200, 1200), (600, 300)):
-        ((code, reason),) = runtime_gate(GateConfig(), "ok", brush, size)
-        assert code == "runtime_canvas_size"
-        assert f"{size[0]}x{size[1]}" in reason and "createCanvas(600, 600, WEBGL)" in reason
-    # A render that did not finish is the error branch's; no size, no check; None turns it off.
-    assert runtime_gate(GateConfig(), "js_error", brush, (64, 64)) == []
-    assert runtime_gate(GateConfig(), "frame_capped", brush, (64, 64)) != []
-    assert runtime_gate(GateConfig(), "ok", brush, None) == []
-    assert runtime_gate(GateConfig(canvas_size=None), "ok", brush, (64, 64)) == []
-    assert runtime_gate(GateConfig(canvas_size=(300, 200)), "ok", brush, (300, 200)) == []
-    # It also refuses alongside the call accounting, and without any accounting.
-    codes = [c for c, _ in runtime_gate(GateConfig(), "ok", {"ellipse": 1}, (64, 64))]
-    assert codes == ["runtime_canvas_size", "runtime_primitives", "runtime_no_brush_paint"]
-    assert runtime_gate(GateConfig(), "ok", None, (64, 64))[0][0] == "runtime_canvas_size"
-
-
-@pytest.mark.parametrize("size", [(600,), (0, 600), (600.0, 600), "600x600", (True, 600)])
-def test_a_bad_canvas_size_is_refused(size: object) -> None:
-    with pytest.raises(ValueError, match="canvas_size"):
-        GateConfig(canvas_size=size)  # type: ignore[arg-type]
-
-
-def test_the_canvas_size_round_trips_through_json() -> None:
-    assert GateConfig().canvas_size == CANVAS_SIZE == (600, 600)
-    for config in (
-        GateConfig(),
-        GateConfig(canvas_size=None),
-        GateConfig(canvas_size=[8, 9]),  # type: ignore[arg-type]
-    ):
-        again = GateConfig.from_json(config.to_json())
-        assert again == config and hash(again) == hash(config)
-    assert GateConfig(canvas_size=[8, 9]).canvas_size == (8, 9)  # type: ignore[arg-type]
-
-
-# ---------------------------------------------------------------------------------- guards
-
-
-def test_a_guard_pulls_the_reward_to_its_floor_whatever_the_score() -> None:
-    config = RewardConfig()
-    painted = {"paint_fraction": 0.3, "dark_mass": 0.0, "score": Score(9.0)}
-    clean = combine(config, PASSED, **painted)
-    assert clean.guard_factor == 1.0 and "guards" not in dict(clean.contributions)
-    fired = combine(config, PASSED, guards={**CLEAR, "lettering": 0.0}, **painted)
-    assert fired.reward == pytest.approx(config.guard_floor)
-    assert dict(fired.guards)["lettering"] == 0.0 and fired.guard_factor == 0.0
-    assert math.fsum(dict(fired.contributions).values()) == pytest.approx(fired.reward)
-    half = combine(config, PASSED, guards={**CLEAR, "noise": 0.5}, **painted)
-    assert half.reward == pytest.approx(
-        config.guard_floor + 0.5 * (clean.reward - config.guard_floor)
-    )
-    # A reward already at or below the floor is never raised by a guard.
-    low = combine(
-        config,
-        PASSED,
-        paint_fraction=0.3,
-        dark_mass=1.0,
-        score=Score(0.0),
-        guards={**CLEAR, "marks": 0.0},
-    )
-    assert low.reward == pytest.approx(-1.0)
-
-
-def test_guards_are_switches_and_need_their_measurements() -> None:
-    painted = {"paint_fraction": 0.3, "dark_mass": 0.0, "score": Score(9.0)}
-    off = RewardConfig(guards=())
-    assert combine_reward(off, PASSED, **painted).guard_factor is None
-    only = RewardConfig(guards=["lettering"])
-    assert only.guards == ("lettering",) and RewardConfig.from_json(only.to_json()) == only
-    breakdown = combine(only, PASSED, guards={**CLEAR, "noise": 0.0}, **painted)
-    assert breakdown.guard_factor == 1.0  # the noise guard is switched off
-    with pytest.raises(ValueError, match="guard factors"):
-        combine_reward(RewardConfig(), PASSED, **painted)
-    with pytest.raises(ValueError, match="unknown guard"):
-        RewardConfig(guards=("taste",))
-
-
-@pytest.mark.parametrize("name", ["flower", "garden", "landscape"])
-def test_no_guard_fires_on_a_painting(name: str) -> None:
-    factors = guard_factors(measure_picture(Image.open(DATA / f"{name}.png")))
-    assert factors == CLEAR
-
-
-@pytest.mark.parametrize(
-    ("picture", "guard"),
-    [("lettering", "lettering"), ("lettering_column", "lettering"), ("darkblob", "flat_mass")],
-)
-def test_the_guard_fires_on_its_degenerate_picture(picture: str, guard: str) -> None:
-    factors = guard_factors(measure_picture(Image.open(DATA / f"{picture}.png")))
-    assert factors[guard] < 0.5, factors
-
-
-def test_noise_trips_the_noise_guard() -> None:
-    rng = np.random.default_rng(3)
-    noise = rng.integers(0, 256, size=(600, 600, 3), dtype=np.uint8)
-    factors = guard_factors(measure_picture(noise))
-    assert factors["noise"] == 0.0 and factors["composition"] == 0.0
