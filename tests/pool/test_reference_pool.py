@@ -25,7 +25,7 @@ from sketch_env.catalog.references import (
     load_reference_pool,
     pairwise_references,
 )
-from sketch_env.catalog.tasks import MEDIA, SUBJECTS, get_task
+from sketch_env.catalog.tasks import MEDIA, SUBJECTS, get_task, load_tasks
 from sketch_env.gate.runtime import runtime_check
 from sketch_env.pool.refresh import refresh_reference_pool
 from sketch_env.rewardcheck.degrade import PICTURE_DEGRADATIONS
@@ -99,6 +99,21 @@ def pool_renders(pool_renderer: SketchRenderer) -> dict[str, Render]:
     return dict(zip([*REF_IDS, "_blank", "_blob"], results, strict=True))
 
 
+#: The fast tier's slice of the pool: the quickest reference to render of each medium.
+CHEAPEST_OF_EACH_MEDIUM = [
+    min((ref for ref in REFS if ref.medium == medium), key=lambda r: r.metadata["render_ms"])
+    for medium in MEDIA
+]
+
+
+@pytest.fixture(scope="module")
+def medium_renders(pool_renderer: SketchRenderer) -> dict[str, Render]:
+    """`CHEAPEST_OF_EACH_MEDIUM`, rendered with seed 0 as `pool_renders` renders them."""
+    sources = [ref.source for ref in CHEAPEST_OF_EACH_MEDIUM]
+    results = pool_renderer.render_many_sync(sources, seeds=0)
+    return dict(zip([ref.id for ref in CHEAPEST_OF_EACH_MEDIUM], results, strict=True))
+
+
 # --- Loader ---------------------------------------------------------------------------------
 
 
@@ -112,8 +127,8 @@ MEDIUM_WORD = {
 
 
 def test_pool_covers_every_task_with_every_tier() -> None:
-    expected_tasks = {f"{s}/{m}" for s in SUBJECTS for m in MEDIA}
-    assert len(expected_tasks) == 24
+    expected_tasks = {task.id for task in load_tasks()}
+    assert expected_tasks == {f"{s}/{m}" for s in SUBJECTS for m in MEDIA}
     by_task: dict[str, Counter[str]] = {}
     for ref in REFS:
         by_task.setdefault(ref.task_id, Counter())[ref.tier] += 1
@@ -244,36 +259,89 @@ def test_reference_passes_the_gate(ref_id: str) -> None:
     assert verdict.passed, verdict.reasons
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("ref_id", REF_IDS)
-def test_reference_renders_ok_with_paint(pool_renders: dict[str, Render], ref_id: str) -> None:
-    result = pool_renders[ref_id]
+def _assert_renders_ok_with_paint(result: Render) -> None:
     assert result.status is RenderStatus.OK, (result.status, result.errors)
     assert result.errors == ()
     assert (result.width, result.height) == (600, 600)
     assert result.paint_fraction > BLANK_BELOW, result.paint_fraction
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("ref_id", REF_IDS)
-def test_reference_paints_with_p5_brush_alone_and_the_same_picture(
-    pool_renderer: SketchRenderer, pool_renders: dict[str, Render], ref_id: str
-) -> None:
+def _assert_brush_alone_and_the_same_picture(ref_id: str, result: Render, backend: str) -> None:
     # The run-time accounting takes none of p5.brush's own work for the sketch's, and sees
     # p5.brush put paint on the canvas; watching changes no pixel: on the backend the pool was
     # measured on, the picture is byte for byte the one its metadata records.
-    result = pool_renders[ref_id]
     assert result.api_calls is not None
     assert result.primitive_calls == {} and result.raw_graphics_calls == {}, result.api_calls
     assert result.brush_draw_calls > 0 and result.brush_paint > 0, result.api_calls
     assert runtime_check(result) == ()
     meta = get_reference(ref_id).metadata
-    if pool_renderer.backend == meta["backend"] and meta["deterministic"]:
+    if backend == meta["backend"] and meta["deterministic"]:
         assert result.png is not None
         assert hashlib.sha256(result.png).hexdigest() == meta["png_sha256"]
 
 
-@pytest.mark.slow
+def _assert_stored_features_match(ref_ids: Sequence[str], renders: dict[str, Render]) -> None:
+    # The anchored scorer compares with `features.json`: a reference edited without a refresh
+    # would be compared as the picture it used to paint.
+    stored = {r.id: r.features for r in load_reference_features()}
+    measured_on = {
+        ref_id: entry["png_sha256"]
+        for ref_id, entry in json.loads((find_pool_dir() / "features.json").read_text())[
+            "references"
+        ].items()
+    }
+    scorer = AnchoredScorer()
+    for ref_id in ref_ids:
+        fresh = picture_features(renders[ref_id].image())
+        apart = {
+            group: d / scorer._scale[group]
+            for group, d in _group_distances(fresh, stored[ref_id]).items()
+        }
+        png = renders[ref_id].png
+        same_picture = png is not None and hashlib.sha256(png).hexdigest() == measured_on[ref_id]
+        # Byte-identical pictures measure the same up to the file's five decimals (rounding
+        # alone moved the hibiscus's marks, the group with the smallest unit, by 0.0015 of
+        # it); another GL backend or CPU moves pixels a little, never a tenth of a unit.
+        limit = 5e-3 if same_picture else 0.1
+        assert max(apart.values()) < limit, (ref_id, apart)
+
+
+def _guards_touched(ref_ids: Sequence[str], renders: dict[str, Render]) -> dict[str, dict]:
+    """The guards below 1 on each of these references' pictures (none should be)."""
+    touched = {}
+    for ref_id in ref_ids:
+        factors = guard_factors(measure_picture(renders[ref_id].image()))
+        low = {name: round(f, 3) for name, f in factors.items() if f < 1.0}
+        if low:
+            touched[ref_id] = low
+    return touched
+
+
+@pytest.mark.parametrize("ref_id", REF_IDS)
+def test_reference_renders_ok_with_paint(pool_renders: dict[str, Render], ref_id: str) -> None:
+    _assert_renders_ok_with_paint(pool_renders[ref_id])
+
+
+@pytest.mark.parametrize("ref_id", REF_IDS)
+def test_reference_paints_with_p5_brush_alone_and_the_same_picture(
+    pool_renderer: SketchRenderer, pool_renders: dict[str, Render], ref_id: str
+) -> None:
+    _assert_brush_alone_and_the_same_picture(ref_id, pool_renders[ref_id], pool_renderer.backend)
+
+
+@pytest.mark.parametrize("ref_id", [ref.id for ref in CHEAPEST_OF_EACH_MEDIUM])
+def test_the_quickest_reference_of_each_medium_renders_as_recorded(
+    pool_renderer: SketchRenderer, medium_renders: dict[str, Render], ref_id: str
+) -> None:
+    # The fast tier's slice of the whole-pool checks below: the same checks, one reference a
+    # medium (the whole pool is the slow tier's).
+    result = medium_renders[ref_id]
+    _assert_renders_ok_with_paint(result)
+    _assert_brush_alone_and_the_same_picture(ref_id, result, pool_renderer.backend)
+    _assert_stored_features_match([ref_id], medium_renders)
+    assert _guards_touched([ref_id], medium_renders) == {}
+
+
 def test_heuristic_ranks_love_above_blank_and_blob(pool_renders: dict[str, Render]) -> None:
     scorer = HeuristicScorer()
     blank = pool_renders["_blank"]
@@ -286,7 +354,6 @@ def test_heuristic_ranks_love_above_blank_and_blob(pool_renders: dict[str, Rende
     assert love_mean > scorer.score_one(blob.image()).value
 
 
-@pytest.mark.slow
 def test_no_reference_reads_as_text_and_a_label_over_any_of_them_does(
     pool_renders: dict[str, Render],
 ) -> None:
@@ -303,7 +370,6 @@ def test_no_reference_reads_as_text_and_a_label_over_any_of_them_does(
 # --- Refresh and the command line -----------------------------------------------------------
 
 
-@pytest.mark.slow
 def test_refresh_rewrites_metadata_of_the_chosen_references(
     tmp_path: Path, pool_renderer: SketchRenderer
 ) -> None:
@@ -350,44 +416,14 @@ def test_cli_lists_the_pool(capsys: pytest.CaptureFixture[str]) -> None:
 # --- The pool against the reward: the anchored scorer's features, the guards, any scorer ----
 
 
-@pytest.mark.slow
 def test_the_stored_features_are_those_of_the_fresh_pictures(
     pool_renders: dict[str, Render],
 ) -> None:
-    # The anchored scorer compares with `features.json`: a reference edited without a refresh
-    # would be compared as the picture it used to paint.
-    stored = {r.id: r.features for r in load_reference_features()}
-    measured_on = {
-        ref_id: entry["png_sha256"]
-        for ref_id, entry in json.loads((find_pool_dir() / "features.json").read_text())[
-            "references"
-        ].items()
-    }
-    scorer = AnchoredScorer()
-    for ref in REFS:
-        fresh = picture_features(pool_renders[ref.id].image())
-        apart = {
-            group: d / scorer._scale[group]
-            for group, d in _group_distances(fresh, stored[ref.id]).items()
-        }
-        png = pool_renders[ref.id].png
-        same_picture = png is not None and hashlib.sha256(png).hexdigest() == measured_on[ref.id]
-        # Byte-identical pictures measure the same up to the file's five decimals (rounding
-        # alone moved the hibiscus's marks, the group with the smallest unit, by 0.0015 of
-        # it); another GL backend or CPU moves pixels a little, never a tenth of a unit.
-        limit = 5e-3 if same_picture else 0.1
-        assert max(apart.values()) < limit, (ref.id, apart)
+    _assert_stored_features_match(REF_IDS, pool_renders)
 
 
-@pytest.mark.slow
 def test_no_guard_touches_any_reference(pool_renders: dict[str, Render]) -> None:
-    touched = {}
-    for ref in REFS:
-        factors = guard_factors(measure_picture(pool_renders[ref.id].image()))
-        low = {name: round(f, 3) for name, f in factors.items() if f < 1.0}
-        if low:
-            touched[ref.id] = low
-    assert touched == {}, touched
+    assert _guards_touched(REF_IDS, pool_renders) == {}
 
 
 class ConstantScorer:
@@ -418,7 +454,6 @@ WORD_AND_NOISE_HACKS = (
 )
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("scorer_kind", ["constant", "gullible_judge"])
 def test_words_and_noise_earn_less_than_every_reference_whatever_the_scorer(
     pool_renderer: SketchRenderer, pool_renders: dict[str, Render], scorer_kind: str

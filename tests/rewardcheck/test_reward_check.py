@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sketch_env.catalog.references import load_reference_pool
+from sketch_env.catalog.references import TIERS, load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import GateConfig, gate_reply
 from sketch_env.rewardcheck.check import run_reward_check
@@ -41,8 +41,10 @@ def evaluator(renderer) -> Evaluator:
 
 @pytest.fixture(scope="module")
 def report(evaluator, tmp_path_factory):
+    # The quickest reference of each tier, at one seed: the fast tier's reward check (the
+    # command over every family at two seeds is the slow tier's).
     out = tmp_path_factory.mktemp("reward-check")
-    return run_reward_check(evaluator, references=_cheap_references(4), out_dir=out), out
+    return run_reward_check(evaluator, references=_cheap_references(len(TIERS)), out_dir=out), out
 
 
 def test_every_degradation_makes_a_different_picture(evaluator) -> None:

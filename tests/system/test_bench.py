@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from bench.baseline import inline_page
 from bench.report import render_text
 from bench.workloads import FILL_COUNTS, TRIVIAL, grpo_group, heavy_sketch, watercolour
@@ -50,7 +48,6 @@ def test_bench_is_a_subcommand():
     assert "--quick" in proc.stdout
 
 
-@pytest.mark.slow
 def test_quick_benchmark_writes_json(tmp_path):
     require_chromium()
     out = tmp_path / "results.json"

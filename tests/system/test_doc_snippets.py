@@ -22,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from PIL import Image
 
 from tests.conftest import require_chromium
 from tests.system.snippets import REFUSED_LANGUAGES, Snippet, all_snippets, extract
@@ -157,6 +158,25 @@ def test_snippet_runs_as_written(reader: Reader, snippet: Snippet) -> None:
         f"{snippet.id} ({snippet.language}) failed with {result.returncode}:\n"
         f"{snippet.code}\n--- stdout\n{result.stdout[-3000:]}\n--- stderr\n{result.stderr[-3000:]}"
     )
+
+
+def test_the_readmes_first_python_block_runs_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The fast tier's slice of this module: the README's first runnable Python block (it
+    # renders a sketch and saves the picture), run as written in this interpreter. The wheel,
+    # its fresh venv and every block in a cold interpreter are the slow tier's.
+    require_chromium()
+    block = next(
+        s
+        for s in SNIPPETS
+        if s.path == "README.md" and s.language == "python" and s.skip_reason() is None
+    )
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block.code, block.id, "exec"), {"__name__": "__main__"})
+    printed = capsys.readouterr().out
+    assert printed.split()[0].lower().endswith("ok"), printed
+    assert Image.open(tmp_path / "painting.png").size == (600, 600)
 
 
 def test_every_block_is_run_or_marked(tmp_path: Path) -> None:

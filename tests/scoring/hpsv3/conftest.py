@@ -26,14 +26,6 @@ TEST_LIMITS = {
 }
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "hpsv3: needs the isolated HPSv3 venv (`sketch-env hpsv3 setup`); runs the real "
-        "hpsv3 code in the real service on CPU",
-    )
-
-
 @pytest.fixture(scope="session")
 def hpsv3_python() -> Path:
     """The venv's interpreter; fails with the setup command when the venv is missing."""
