@@ -12,7 +12,7 @@ candidate through the whole environment (gate → render → score → reward) w
   (`sketch_env.catalog.instructions.POLICY_INSTRUCTIONS`):
   lines, splines, flow lines, free strokes, arcs, rectangles, circles, polygons, free shapes,
   fills, washes, hatching, massed tone, hatch and mass arrays, every brush and every vector
-  field. Every compiled program passes the default gate (``tests/test_reward_search.py``
+  field. Every compiled program passes the default gate (``tests/rewardcheck/test_reward_search.py``
   checks thousands). Mutation is structured (move, resize, recolour, change brush, kind or
   paint, add, remove, duplicate, reorder marks...), crossover splices two mark lists.
 - **references** starts from each of the task's reference sketches' own source and mutates
