@@ -114,7 +114,7 @@ def test_run_rollouts_writes_pictures_results_and_gallery(renderer, tmp_path: Pa
             assert picture.size == (600, 600)
         source = {"good": GOOD_SKETCH, "seeded": SEEDED_SKETCH}[record["id"]]
         assert (run.out_dir / record["sketch"]).read_text() == source
-        assert record["components"]["coverage"] > 0
+        assert record["components"]["observations"]["coverage"] > 0
         assert record["components"]["contributions"]
         assert record["render"]["backend"] == renderer.backend
         assert record["reward"] is not None

@@ -78,7 +78,8 @@ def test_reward_writes_bounded_steps_and_table_paths(renderer, tmp_path: Path) -
         assert (folder / first["sketch"]).read_text().strip() == GOOD_SKETCH.strip()
         png = (folder / first["image"]).read_bytes()
         assert Image.open(io.BytesIO(png)).size == (600, 600)
-        assert first["components"]["coverage"] > 0 and "render_ms" in first["render"]
+        assert first["components"]["observations"]["coverage"] > 0
+        assert "render_ms" in first["render"]
     # The completions-table column points at the written pictures (the last logged batch
     # was step 3, not written: empty paths).
     paths = columns["sketch_image"]
@@ -231,7 +232,7 @@ def test_grpo_trainer_writes_bounded_artifacts_and_logs_them(tmp_path: Path) -> 
             assert (art / run / step_dir_name(step) / record["image"]).stat().st_size > 1000
             sketch = (art / run / step_dir_name(step) / record["sketch"]).read_text()
             assert sketch.strip() in (GOOD_SKETCH.strip(), SEEDED_SKETCH.strip())
-            assert record["components"]["coverage"] > 0
+            assert record["components"]["observations"]["coverage"] > 0
 
     # TRL's completions table carries each picture's path (empty where none was written).
     table = pd.read_parquet(out / "completions" / "completions_00001.parquet")

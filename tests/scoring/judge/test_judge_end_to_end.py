@@ -206,4 +206,5 @@ def test_rollout_and_pool_calibrate_commands_take_a_judge(judge, tmp_path) -> No
     assert done.returncode == 0, done.stderr
     (record,) = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert record["scorer"].startswith("judge-pointwise") and record["reward"] is not None
-    assert record["components"]["preference_term"] != record["components"]["preference"]
+    observations = record["components"]["observations"]
+    assert observations["preference_term"] != observations["preference"]

@@ -23,7 +23,8 @@ from PIL import Image
 
 from sketch_env.errors import InfrastructureError
 from sketch_env.gate import GateVerdict
-from sketch_env.reward import RewardConfig, combine
+from sketch_env.reward import RewardConfig
+from sketch_env.reward.combine import combine
 from sketch_env.scoring.base import Score, Scorer, ScorerUnavailableError
 from sketch_env.scoring.judge import (
     RUBRIC_VERSION,
