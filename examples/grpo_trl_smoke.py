@@ -14,7 +14,7 @@ Run it with::
     pip install 'trl==1.16.*' 'datasets>=3' 'peft>=0.17'   # the [trl] extra
     python examples/grpo_trl_smoke.py
 
-A test (``tests/test_trl.py``) runs `run_smoke` so the integration cannot rot.
+A test (``tests/trl/test_trl.py``) runs `run_smoke` so the integration cannot rot.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Look and revise: GRPO for a vision-language policy that sees its own paintings.
 
-A real run for a GPU machine (not run in CI; ``tests/test_trl_vlm.py`` checks the same wiring
+A real run for a GPU machine (not run in CI; ``tests/trl/test_trl_vlm.py`` checks the same wiring
 on CPU with a tiny random Qwen2.5-VL). The policy writes a p5.brush sketch and calls the
 ``render`` tool of `sketch_env.trl.SketchToolEnv`; the tool answers with the rendered picture
 (``--image-size`` px square) and a report or a critique, never the score; the policy revises

@@ -22,7 +22,9 @@ from sketch_env.server.client import SketchEnvClient
 async def episode(url: str, seed: int) -> str:
     async with SketchEnvClient(base_url=url, message_timeout_s=120) as env:
         first = await env.reset(seed=seed)
-        result = await env.step(SketchAction(sketch=f"```javascript\n{EXAMPLE_SKETCH}```"))
+        # Timings are left out of observations unless asked for: they differ on every replay.
+        action = SketchAction(sketch=f"```javascript\n{EXAMPLE_SKETCH}```", include_timings=True)
+        result = await env.step(action)
         obs = result.observation
         return (
             f"seed {seed} {first.observation.task_id:<24} reward {result.reward:+.3f}  "

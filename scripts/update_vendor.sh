@@ -2,7 +2,7 @@
 # Re-fetch the vendored files (JavaScript from the npm registry, the PP-OCRv4 text-reading models
 # from RapidOCR's PyPI wheel) and print fresh sha256 sums.
 # Usage: scripts/update_vendor.sh [P5_VERSION] [P5_BRUSH_VERSION] [RAPIDOCR_VERSION]
-# Then update vendor/VENDORED.json with the printed sums and run `pytest tests/test_vendor.py`.
+# Then update vendor/VENDORED.json with the printed sums and run `pytest tests/catalog/test_vendor.py`.
 set -euo pipefail
 p5_version=${1:-2.3.4}
 brush_version=${2:-2.2.2}

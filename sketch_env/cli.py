@@ -41,6 +41,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "serve": ("sketch_env.server.cli", "serve the environment over OpenEnv HTTP/WebSocket"),
     "manifest": ("sketch_env.server.manifest", "write the OpenEnv manifest (openenv.yaml)"),
+    "validate": (
+        "sketch_env.server.validate",
+        "run the installed OpenEnv graders (the adversarial floor) against a running server",
+    ),
     "bench": ("sketch_env.bench_cli", "renderer vs baseline benchmark (needs a checkout)"),
     "examples": ("sketch_env.examples_cli", "list the example scripts and replies, or copy them"),
 }

@@ -1,4 +1,11 @@
-"""Shared fixtures: one real Chromium pool for the renderer tests, and known-good sketches."""
+"""Shared fixtures (one real Chromium pool for the renderer tests, known-good sketches), and the
+one rule that splits the suite into two tiers.
+
+The tiers: ``python3 -m pytest -m "not slow"`` is the development loop; ``python3 -m pytest``
+runs everything (CI runs the fast tier first, then ``-m slow``). What is slow is decided here,
+in `SLOW_MODULES`, `SLOW_FIXTURES`, `SLOW_MARKERS` and `SLOW_TESTS`, never by a mark on a test
+function: `pytest_collection_modifyitems` adds the ``slow`` mark from these tables.
+"""
 
 from __future__ import annotations
 
@@ -89,12 +96,150 @@ def require_chromium() -> None:
         pytest.fail(f"the renderer tests need Chromium: {exc}")
 
 
+#: Modules that are slow as a whole (paths relative to tests/), and why. Every other module
+#: keeps a thin real slice of its system path in the fast tier.
+SLOW_MODULES: dict[str, str] = {
+    "render/test_render_leaks.py": "leaks: memory, GPU work and processes, on pools of their own",
+    "render/test_render_fairness.py": "fairness under load: a second process renders all along",
+    "render/test_prewarm.py": "warm and cold pools side by side, and host pages recycled",
+    "server/test_server_load.py": "the server under load: twenty sessions, full queues",
+    "server/test_server_sessions.py": "a real server of its own (test_server.py is the slice)",
+    "server/test_server_openenv.py": "a real server of its own (test_server.py is the slice)",
+    "server/test_manifest.py": "real servers running a judge; openenv's tools on a clean tree",
+    "server/test_serve_cli.py": "`sketch-env serve` started as a user does, once per test",
+    "env/test_gym_vector.py": "gymnasium vector envs: a browser pool per worker process",
+    "distributed/test_distributed.py": "a real local Ray cluster",
+    "server/test_replay_fresh_processes.py": "an episode replayed in two fresh server processes",
+}
+#: Fixtures that make any test using them (directly or through another fixture) slow. The
+#: names are unique in tests/.
+SLOW_FIXTURES: dict[str, str] = {
+    "built_wheel": "builds the wheel from a clean copy of the tree (and a venv with it)",
+    "pool_renders": "renders every reference of the pool",
+    "hpsv3_python": "the isolated HPSv3 venv and its real service",
+    "search": "a seeded reward search through Chromium",
+    "default_floor": "the adversarial floor played over the wire against a default server",
+}
+#: Marks that make a test slow.
+SLOW_MARKERS: dict[str, str] = {
+    "trl": "a real TRL trainer run",
+    "hpsv3": "the HPSv3 venv and service",
+}
+#: Single tests of otherwise fast modules: module -> test name (without parameters) -> why.
+SLOW_TESTS: dict[str, dict[str, str]] = {
+    "render/test_renderer_hostile.py": {
+        # test_infinite_loop_in_draw_times_out keeps the deadline in the fast tier.
+        "test_infinite_loop_in_setup_times_out": "a second full deadline",
+        "test_work_left_running_after_the_picture_does_not_reach_the_next_render": (
+            "three renders that wait out what a sketch left running"
+        ),
+        "test_memory_bomb": "a render that fills the heap to its cap",
+    },
+    "render/test_renderer.py": {
+        "test_forced_swiftshader_backend_is_reported_and_nearly_deterministic": (
+            "a pool of its own on the software GL backend"
+        ),
+        "test_interpreter_exit_closes_browsers_without_hanging": "a fresh interpreter with a pool",
+        "test_repeated_browser_failure_is_reported_as_crashed": "browsers killed until it gives up",
+    },
+    "scoring/test_reading.py": {
+        "test_reading_work_is_bounded_and_fails_closed_at_the_bound": "pages of letters read",
+    },
+    "trl/test_artifacts.py": {
+        "test_gallery_across_steps_in_chromium": "a gallery opened in Chromium (rollout's is fast)",
+    },
+    "rewardcheck/test_reward_check.py": {
+        "test_the_command_writes_json_html_and_fails_when_a_hack_wins": (
+            "every hack family at two seeds in a subprocess (the fast tier: one seed, in-process)"
+        ),
+    },
+    "rewardcheck/test_reward_search.py": {
+        "test_the_command_exits_0_when_no_gap_and_1_when_the_search_wins": (
+            "two searches through the command"
+        ),
+    },
+    "system/test_bench.py": {
+        "test_quick_benchmark_writes_json": "the quick benchmark, every workload",
+    },
+    "evaluation/test_evaluation_config.py": {
+        "test_reward_and_tool_env_pickle_and_render_in_a_spawned_process": (
+            "a spawned interpreter that starts its own browsers"
+        ),
+    },
+    "scoring/judge/test_judge_end_to_end.py": {
+        "test_one_picture_the_judge_refuses_costs_only_its_own_rollout": (
+            "a whole group rolled out twice against the judge"
+        ),
+        "test_rollout_and_pool_calibrate_commands_take_a_judge": "two commands against the judge",
+    },
+    "render/test_render_library_calls.py": {
+        "test_routing_changes_no_picture_and_no_count": (
+            "references rendered with the routed and the unrouted p5.brush"
+        ),
+    },
+    "render/test_render_spin_charged.py": {
+        # The clock's rule on plain processes (seconds) stays in the fast tier.
+        "test_an_endless_loop_beside_two_trainers_is_always_charged": (
+            "seven batches through Evaluator() beside two processes rendering in a loop"
+        ),
+    },
+    "system/test_bench_previous.py": {
+        "test_a_quick_comparison_writes_its_ratios": "two renderers benchmarked side by side",
+    },
+    "rollout/test_export.py": {
+        "test_training_artifacts_become_a_dataset_with_runs_steps_and_groups": (
+            "a real reward run's training artifacts, exported"
+        ),
+    },
+}
+
+TESTS_DIR = Path(__file__).resolve().parent
+
+
+def _where(item: pytest.Item) -> tuple[str, str]:
+    """``(module relative to tests/, test name without parameters)``."""
+    module = item.path.resolve().relative_to(TESTS_DIR).as_posix()
+    return module, getattr(item, "originalname", item.name)
+
+
+def slow_reason(item: pytest.Item) -> str | None:
+    """Why ``item`` belongs to the slow tier, or ``None`` when it is fast."""
+    module, name = _where(item)
+    reason = SLOW_MODULES.get(module) or SLOW_TESTS.get(module, {}).get(name)
+    if reason is not None:
+        return reason
+    for fixture in getattr(item, "fixturenames", ()):
+        if fixture in SLOW_FIXTURES:
+            return SLOW_FIXTURES[fixture]
+    for mark in item.iter_markers():
+        if mark.name in SLOW_MARKERS:
+            return SLOW_MARKERS[mark.name]
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks the slow tier (see the module docstring), and refuses a table entry that names
+    nothing: a renamed module or test would otherwise drop into the fast tier unnoticed."""
+    for item in items:
+        if slow_reason(item) is not None:
+            item.add_marker(pytest.mark.slow)
+    for module in [*SLOW_MODULES, *SLOW_TESTS]:
+        if not (TESTS_DIR / module).is_file():
+            raise pytest.UsageError(f"tests/conftest.py names {module}, which does not exist")
+    loaded = {_where(item)[0]: getattr(item, "module", None) for item in items}
+    for module, names in SLOW_TESTS.items():
+        for name in names:
+            if loaded.get(module) is not None and not hasattr(loaded[module], name):
+                raise pytest.UsageError(f"tests/conftest.py names {module}::{name}: no such test")
+
+
 @pytest.fixture(scope="session")
 def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel of this working tree, built once per session from a clean copy of it (as from
     a fresh clone: an untracked cache or build output here cannot make it look complete), and
     shared by the packaging and the documentation tests, because a build takes a minute."""
-    from tests.wheel import build_wheel, clean_tree
+    from tests.system.wheel import build_wheel, clean_tree
 
     base = tmp_path_factory.mktemp("wheel")
     return build_wheel(clean_tree(base / "clone"), base / "dist")
@@ -104,7 +249,7 @@ def built_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def wheel_venv(built_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv outside the checkout with `built_wheel` installed: its ``bin`` folder.
     Tests only run things in it; none installs into it, so one venv serves them all."""
-    from tests.wheel import install_in_venv
+    from tests.system.wheel import install_in_venv
 
     return install_in_venv(built_wheel, tmp_path_factory.mktemp("wheel-venv") / "venv")
 

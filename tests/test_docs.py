@@ -1,4 +1,5 @@
-"""The docs name every status the code can report, where they list statuses."""
+"""The docs name every status the code can report, where they list statuses, and the README's
+test command is the one CI runs."""
 
 from __future__ import annotations
 
@@ -38,3 +39,16 @@ def test_readme_status_table_has_every_render_status() -> None:
     readme = (ROOT / "README.md").read_text("utf-8")
     rows = set(re.findall(r"^\| `([a-z_]+)` \|", readme, flags=re.MULTILINE))
     assert rows == {s.value for s in RenderStatus}
+
+
+def test_the_readme_runs_the_tests_as_ci_does() -> None:
+    # Both tiers, the fast one first, with the same options: a contributor who follows the
+    # README runs what CI runs.
+    def pytest_lines(text: str) -> list[str]:
+        return [line.strip() for line in text.splitlines() if line.startswith("python3 -m pytest")]
+
+    ci = pytest_lines((ROOT / ".ci" / "run").read_text("utf-8"))
+    readme = pytest_lines((ROOT / "README.md").read_text("utf-8"))
+    assert ci and readme[: len(ci)] == ci
+    (line,) = ci
+    assert line.index('-m "not slow"') < line.index("-m slow")

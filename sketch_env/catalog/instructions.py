@@ -2,10 +2,10 @@
 
 `POLICY_INSTRUCTIONS` describes the p5.brush 2.x subset the policy may use. Its rules are
 written from the policy vocabulary (`sketch_env.catalog.vocabulary`), the same constants the
-gate and the run-time check read, so the three cannot drift apart (tests/test_policy_contract.py
-holds them together); every ``brush.*`` name in it exists in the vendored library (a test checks
-each against `sketch_env.gate.known_brush_members`) and its example sketch is rendered in a
-test.
+gate and the run-time check read, so the three cannot drift apart
+(tests/catalog/test_policy_contract.py holds them together); every ``brush.*`` name in it exists
+in the vendored library (a test checks each against `sketch_env.gate.known_brush_members`) and
+its example sketch is rendered in a test.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from sketch_env.env.models import (
 from sketch_env.errors import SketchEnvError
 from sketch_env.evaluation.config import EvaluationConfig
 from sketch_env.evaluation.evaluator import Evaluator
-from sketch_env.evaluation.rollout import Rollout
+from sketch_env.evaluation.rollout import Rollout, harness_notes, sketch_errors
 from sketch_env.gate.verdict import GateConfig
 from sketch_env.render.base import MAX_SEED, check_seed
 from sketch_env.render.protocol import Renderer
@@ -105,6 +105,10 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         max_steps: Sketches allowed per episode (1 = single turn).
         reward_policy: ``"last"`` (the episode's reward is the last step's) or ``"best"``.
         include_image: Put the rendered picture (base64 PNG) in every step observation.
+        include_timings: Put the render's wall-clock timings and the harness's notes in every
+            step observation (a step can also ask with ``SketchAction.include_timings``). Off by
+            default: they differ on every replay, and without them an observation is a function
+            of (task, seed, action) on one GL backend. ``last_rollout`` always has them.
         image_size: ``(width, height)`` of that picture, or one side for a square; the canvas
             is resized to it (`Render.image`), so the observation's PNG and the gymnasium
             adapter's array hold the same pixels. Each side at most 1024 px; 256 by default,
@@ -148,6 +152,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         include_image: bool = False,
         tasks: Sequence[Task] | str | Path | None = None,
         *,
+        include_timings: bool = False,
         image_size: int | tuple[int, int] = DEFAULT_IMAGE_SIZE,
         evaluator: Evaluator | None = None,
         instructions: str = POLICY_INSTRUCTIONS,
@@ -193,6 +198,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             if not self._tasks or not all(isinstance(t, Task) for t in self._tasks):
                 raise ValueError("tasks must be a non-empty sequence of Task")
         self._include_image_default = bool(include_image)
+        self._include_timings = bool(include_timings)
         self._image_size = check_image_size(image_size)
         self._instructions = instructions
         self._lock = threading.Lock()
@@ -442,8 +448,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         )
         self._last_rollout = rollout
         include = self._include_image if action.include_image is None else action.include_image
+        timings = (
+            self._include_timings if action.include_timings is None else action.include_timings
+        )
         observation = self._observation(
-            rollout, done, terminated, truncated, episode_reward, best, include
+            rollout, done, terminated, truncated, episode_reward, best, include, timings
         )
         if self.rubric is not None:
             if reward is None:
@@ -462,9 +471,11 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
         episode_reward: float | None,
         best: float | None,
         include_image: bool,
+        include_timings: bool,
     ) -> SketchObservation:
         state = self._state
         render = rollout.render
+        timed = render if include_timings else None
         task = self._task
         feedback = self.feedback_text(rollout)
         remaining = state.max_steps - state.step_count
@@ -491,11 +502,12 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
             gate_reasons=rollout.gate.reasons,
             gate_codes=rollout.gate.codes,
             render_status=render.status.value if render is not None else None,
-            js_errors=list(render.errors) if render is not None else [],
+            js_errors=sketch_errors(render) if render is not None else [],
             coverage=render.paint_fraction if render is not None else None,
-            elapsed_ms=render.elapsed_ms if render is not None else None,
-            queue_ms=render.queue_ms if render is not None else None,
-            render_ms=render.render_ms if render is not None else None,
+            elapsed_ms=timed.elapsed_ms if timed is not None else None,
+            queue_ms=timed.queue_ms if timed is not None else None,
+            render_ms=timed.render_ms if timed is not None else None,
+            harness_notes=harness_notes(timed) if timed is not None else None,
             backend=render.backend if render is not None else None,
             width=render.width if render is not None else None,
             height=render.height if render is not None else None,

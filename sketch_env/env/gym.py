@@ -333,6 +333,7 @@ class SketchGymEnv(gymnasium.Env):
         act = as_action(action, "SketchGymEnv.step()")
         obs = self.core.step(act)
         rollout = self.core.last_rollout
+        render = rollout.render if rollout is not None else None
         picture = rollout.image(self._size) if rollout is not None else None
         self._frame = (
             np.asarray(picture, dtype=np.uint8).copy() if picture is not None else self._blank()
@@ -356,9 +357,11 @@ class SketchGymEnv(gymnasium.Env):
             "infra_error": obs.infra_error,
             "feedback": obs.feedback,
             "backend": obs.backend,
-            "elapsed_ms": obs.elapsed_ms,
-            "queue_ms": obs.queue_ms,
-            "render_ms": obs.render_ms,
+            # From the rollout, not the observation: a trainer's info always has the timings,
+            # which the observation leaves out unless asked (they differ on every replay).
+            "elapsed_ms": render.elapsed_ms if render is not None else None,
+            "queue_ms": render.queue_ms if render is not None else None,
+            "render_ms": render.render_ms if render is not None else None,
             "task_id": obs.task_id,
             "seed": obs.seed,
         }

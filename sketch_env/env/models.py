@@ -82,6 +82,10 @@ class SketchAction(Action):
         final: End the episode with this sketch even if more revisions are allowed.
         include_image: Return the rendered PNG (base64) in the observation; ``None`` keeps the
             environment's default.
+        include_timings: Return the render's wall-clock measurements in the observation
+            (``elapsed_ms``, ``queue_ms``, ``render_ms``, ``harness_notes``); ``None`` keeps the
+            environment's default (off). They differ on every replay of the same step, so an
+            observation without them is a function of (task, seed, action) alone.
 
     Examples:
         >>> SketchAction(sketch="function setup() { createCanvas(600, 600, WEBGL); }").final
@@ -91,6 +95,9 @@ class SketchAction(Action):
     sketch: str = Field(max_length=MAX_ACTION_CHARS, description="model reply or sketch source")
     final: bool = Field(default=False, description="submit as the final sketch")
     include_image: bool | None = Field(default=None, description="return the PNG as base64")
+    include_timings: bool | None = Field(
+        default=None, description="return the render's wall-clock timings and harness notes"
+    )
 
 
 #: What every ``step()`` takes: the local `SketchEnvironment`, the gymnasium adapter and the
@@ -235,6 +242,12 @@ class RewardComponents(BaseModel):
 class SketchObservation(Observation):
     """What the policy (and the trainer) sees after ``reset`` and after each ``step``.
 
+    On one GL backend it is a pure function of (task, seed, action): replaying an episode in a
+    fresh server gives the same bytes (OpenEnv's episode-determinism check compares whole wire
+    traces, ``metadata`` and state included, with no field excluded). What differs between
+    replays, the wall-clock timings and the harness's notes, is returned only when asked for
+    (``SketchAction.include_timings``, or the environment's ``include_timings``).
+
     ``reward`` (inherited) is the episode's reward so far under its reward policy: this step's
     reward for ``"last"``, the best so far for ``"best"``; ``step_reward`` is this step's own.
     Both are ``None`` after ``reset`` and for an infrastructure failure (a crashed browser, a
@@ -258,11 +271,15 @@ class SketchObservation(Observation):
         gate_reasons: Why the gate refused it (readable by the policy).
         gate_codes: Machine codes parallel to ``gate_reasons``.
         render_status: The renderer's status (``ok``, ``timeout``, ``js_error``...).
-        js_errors: JavaScript errors the sketch raised.
+        js_errors: JavaScript errors the sketch raised (the harness's notes are apart).
         coverage: Paint coverage of the canvas in ``[0, 1]``.
-        elapsed_ms: Render wall time, queueing included: ``queue_ms + render_ms``.
-        queue_ms: Time the sketch waited for a free browser (load, not the sketch's cost).
-        render_ms: Time the render itself took.
+        elapsed_ms: Render wall time, queueing included: ``queue_ms + render_ms``; only with
+            ``include_timings``.
+        queue_ms: Time the sketch waited for a free browser (load, not the sketch's cost);
+            only with ``include_timings``.
+        render_ms: Time the render itself took; only with ``include_timings``.
+        harness_notes: The render harness's notes (a timeout's CPU time, a retried browser
+            crash, a memory peak); only with ``include_timings``, as they quote measurements.
         backend: GL backend that rendered the picture (pictures differ across backends).
         width: Canvas width.
         height: Canvas height.
@@ -301,6 +318,7 @@ class SketchObservation(Observation):
     elapsed_ms: float | None = None
     queue_ms: float | None = None
     render_ms: float | None = None
+    harness_notes: list[str] | None = None
     backend: str | None = None
     width: int | None = None
     height: int | None = None

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from PIL import Image
 
 from sketch_env.evaluation.config import EvaluationConfig
-from sketch_env.evaluation.rollout import Rollout
+from sketch_env.evaluation.rollout import Rollout, sketch_errors
 from sketch_env.gate.check import gate_reply
 from sketch_env.gate.runtime import runtime_check
 from sketch_env.gate.verdict import GateConfig, GateIssue, GateVerdict
@@ -46,9 +46,12 @@ logger = logging.getLogger(__name__)
 
 
 def _sketch_error(render: Render) -> str | None:
+    """The sketch's failure in words that are the same on every replay: its status and its
+    first own error, or the status's advice. The harness's notes (a timeout's CPU seconds, a
+    memory peak) measure the machine and stay in ``render.errors``."""
     if not render.status.is_sketch_fault:
         return None
-    first = next((e for e in render.errors if not e.startswith("harness: attempt")), "")
+    first = next(iter(sketch_errors(render)), None) or render.status.advice
     return f"{render.status.value}: {first}" if first else render.status.value
 
 

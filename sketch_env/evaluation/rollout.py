@@ -9,7 +9,10 @@ policy) is read from its properties and from `RenderStatus`'s, never from lists 
 `Rollout.feedback` and `Rollout.critique` are the one feedback policy every front end uses for
 the text a policy reads next: neither shows the score or the reward unless asked (a policy that
 reads its score learns the scorer rather than painting), and neither passes on an
-infrastructure failure's message, which is the machine's business, not the policy's.
+infrastructure failure's message, which is the machine's business, not the policy's. Neither
+quotes a wall time or the harness's notes (`harness_notes`: how long the render ran, what it
+used): those measure the machine, differ on every replay, and would make the policy's input
+noise (two fresh processes read "Render: ok in 8090 ms" and "in 6855 ms" for one sketch).
 """
 
 from __future__ import annotations
@@ -28,7 +31,45 @@ from sketch_env.reward.config import RewardConfig
 from sketch_env.reward.outcome import RewardStatus, below_blank_line
 from sketch_env.scoring.base import Score
 
-__all__ = ["Rollout", "RolloutStatus", "revision_summary"]
+__all__ = [
+    "HARNESS_NOTE",
+    "Rollout",
+    "RolloutStatus",
+    "harness_notes",
+    "revision_summary",
+    "sketch_errors",
+]
+
+#: How the render harness's own notes start in `Render.errors`, among the sketch's errors.
+HARNESS_NOTE = "harness:"
+
+
+def sketch_errors(render: Render) -> list[str]:
+    """The JavaScript errors the sketch itself raised, in order, without the harness's notes.
+
+    Args:
+        render: A render.
+
+    Returns:
+        The errors a policy can act on; the same for every replay of the sketch.
+    """
+    return [e for e in render.errors if e and not e.startswith(HARNESS_NOTE)]
+
+
+def harness_notes(render: Render) -> list[str]:
+    """The render harness's notes on a render (``harness: ...``): a timeout with the CPU time
+    the sketch used, a retried browser crash, the memory peak that killed a browser.
+
+    They quote measurements of the machine, so they differ from one replay to the next; the
+    environment returns them with the timings, on request.
+
+    Args:
+        render: A render.
+
+    Returns:
+        The notes, in order.
+    """
+    return [e for e in render.errors if e.startswith(HARNESS_NOTE)]
 
 
 class RolloutStatus(enum.StrEnum):
@@ -198,10 +239,10 @@ class Rollout:
                 end: a policy that reads its score learns the scorer rather than painting.
 
         Returns:
-            What the gate said, how the render ended (with the first JavaScript errors), the
-            paint coverage (saying so when the canvas is blank), and, with ``scores``, the
-            score and the reward. An infrastructure failure is reported as such, without its
-            message.
+            What the gate said, how the render ended (its status, with the first JavaScript
+            errors; never its wall time, which differs on every replay), the paint coverage
+            (saying so when the canvas is blank), and, with ``scores``, the score and the
+            reward. An infrastructure failure is reported as such, without its message.
         """
         lines: list[str] = []
         if not self.gate.passed:
@@ -209,12 +250,8 @@ class Rollout:
             lines += [f"- {reason}" for reason in self.gate.reasons]
         elif self.render is not None:
             render = self.render
-            line = f"Render: {render.status.value} in {render.render_ms:.0f} ms"
-            if render.queue_ms >= 1.0:
-                # Quoted apart: time queued behind other renders says nothing about the sketch.
-                line += f" (after {render.queue_ms:.0f} ms waiting for a free browser)"
-            lines.append(line + ".")
-            errors = [e for e in self.render.errors if e and not e.startswith("harness:")]
+            lines.append(f"Render: {render.status.value}.")
+            errors = sketch_errors(render)
             if errors and not render.status.is_infrastructure_failure:
                 lines.append("JavaScript errors:")
                 lines += [f"- {e}" for e in errors[:5]]
@@ -262,7 +299,7 @@ class Rollout:
         if self.reward.runtime_reasons and status is not RenderStatus.HARNESS_VIOLATION:
             lines.append("Refused at run time:")
             lines += [f"- {reason}" for reason in self.reward.runtime_reasons]
-        errors = [e for e in render.errors if e and not e.startswith("harness:")]
+        errors = sketch_errors(render)
         if errors:
             lines.append("JavaScript errors:")
             lines += [f"- {e}" for e in errors[:5]]

@@ -17,7 +17,7 @@ them together (their strengths multiply): ``flat_mass`` needs both the two commo
 to cover the canvas and the second of them to be large.
 
 `GUARDS` is the reward's set, every threshold measured on this project's pictures; none fires
-on any of the 96 reference paintings (``tests/test_reference_pool.py`` checks every one; the
+on any of the 96 reference paintings (``tests/pool/test_reference_pool.py`` checks every one; the
 thresholds set on the first 28 touched 26 of the 96, mostly ink hatching as "noise" and flat
 watercolours as "one mass"):
 

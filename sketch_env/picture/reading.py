@@ -6,7 +6,7 @@ the heuristic paid (measured before this module: the subject's name lettered in 
 earned 8.5 of 10 and beat 68 % of the reference paintings; a big text label over a painting
 raised its score in 93 % of cases). Reading needs a model that reads, small enough for every
 machine: PP-OCRv4 (PaddleOCR), in the ONNX export RapidOCR publishes inside its PyPI wheel,
-vendored byte for byte (``vendor/VENDORED.json``, checked by ``tests/test_vendor.py``): a DB
+vendored byte for byte (``vendor/VENDORED.json``, checked by ``tests/catalog/test_vendor.py``): a DB
 text detector (4.7 MB) and a CTC recogniser (10.9 MB, its alphabet stored in the model). They
 run on the CPU through onnxruntime with one thread, which keeps the result deterministic and
 leaves the cores to the browsers.

@@ -48,6 +48,7 @@ __all__ = [
     "brush_paint",
     "harness_table",
     "known_names",
+    "library_routed_names",
     "primitive_calls",
     "raw_graphics_calls",
 ]
@@ -223,6 +224,15 @@ def attributed_names() -> frozenset[str]:
     the names whose library call sites `sketch_env.render.provenance` looks up."""
     names = {*BRUSH_DRAW, *BRUSH_OBJECT_DRAW, *_BRUSH_OTHER, *PRIMITIVES, *RAW_GRAPHICS}
     names |= {*_NEUTRAL, *_LIBRARY_METHODS, "createCanvas", "setAttributes"}
+    names |= {*WEBGL_PAINT, *WEBGL_EXTENSION_DRAWS, *CONTEXT_2D_PAINT, *BITMAP_PAINT}
+    return frozenset(names)
+
+
+def library_routed_names() -> frozenset[str]:
+    """The function names the harness wraps with a call wrapper (p5's drawing functions, raw
+    graphics calls, p5.brush's drawing calls and objects, context methods): the calls the
+    served p5.brush routes through the harness's helper (`sketch_env.render.libraries`)."""
+    names = {*PRIMITIVES, *_RAW_CALLS, *_NEUTRAL, *BRUSH_DRAW, *BRUSH_OBJECT_DRAW}
     names |= {*WEBGL_PAINT, *WEBGL_EXTENSION_DRAWS, *CONTEXT_2D_PAINT, *BITMAP_PAINT}
     return frozenset(names)
 

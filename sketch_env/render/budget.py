@@ -11,7 +11,8 @@ So `SketchClock` keeps the sketch's own time, from its browser's process tree (t
 dedicated to one render while it runs, so everything its processes do is that render's):
 
 * **Time not held back.** Wall time minus, for each sampling interval, the longest time one of
-  the tree's threads spent runnable but waiting for a CPU (Linux's per-thread schedstat). A
+  the tree's threads spent runnable but waiting for a CPU (Linux's per-thread schedstat; a wait
+  reported after it ended, longer than the interval, takes back free time counted before). A
   sketch that spins for ever is held back by the load in proportion to it, so this is its CPU
   time; one that sleeps for ever (an ``await`` that never resolves) uses no CPU but is not held
   back either, so its wall time counts. The *longest* wait of any one thread, not their sum:
@@ -27,9 +28,20 @@ dedicated to one render while it runs, so everything its processes do is that re
 
 The sketch's time is the larger of the two. The render is charged ``timeout`` once its wall
 time has passed ``deadline_s`` and its own time has too, so on a quiet machine a render ends
-exactly when it used to. A render whose own time is still short at ``max_wall_factor`` times the
-deadline was held back by the machine: it ends as an infrastructure failure (``crashed``,
-reward ``None``), never as the sketch's.
+exactly when it used to.
+
+At ``max_wall_factor`` times the deadline every render ends. One whose own time is still short
+then is charged all the same if it **spun**: its JavaScript thread (the main thread of its
+browser's renderer process) was busy, running or waiting for a CPU, for at least
+`SPIN_FRACTION` of the wall time. It burned whatever CPU it was given, which is what an endless
+loop does however slow the machine: before this rule ``while (true) {}`` beside two processes
+rendering heavy references ended ``crashed`` (reward ``None``, left out of the loss) in one run
+of two, because its thread got under a quarter of a core and its own time stayed short of the
+deadline at the cap (issue 29). Only a render whose JavaScript thread sat blocked most of the
+time, waiting on its other processes while the load starved them, or stopped by the system,
+was held back by the machine: it ends as an infrastructure failure (``crashed``), never as the
+sketch's. A thread the system stopped (``SIGSTOP``, a frozen cgroup) waits for no CPU and is
+not idle by choice either: the intervals it spends stopped are counted as held back.
 
 Why the sketch cannot look held back on its own: a thread waits for a CPU only when every core
 is busy. If the sketch's own threads are what keeps them busy, its CPU time grows by one
@@ -56,6 +68,13 @@ SKETCH = "sketch"
 MACHINE = "machine"
 
 
+#: At the wall cap, a render under budget is charged when its JavaScript thread was found busy
+#: (running, or runnable and waiting for a CPU) in at least this share of the samples.
+#: ``while (true) {}`` keeps it busy all of the time whatever the load; a render blocked on its
+#: starved GPU process, or stopped, leaves it asleep.
+SPIN_FRACTION = 0.5
+
+
 def _thread_waits(pid: int) -> dict[int, float]:
     """Seconds each thread of ``pid`` has spent runnable but waiting for a CPU (schedstat)."""
     waits: dict[int, float] = {}
@@ -70,6 +89,23 @@ def _thread_waits(pid: int) -> dict[int, float]:
         except (OSError, ValueError, IndexError):
             continue
     return waits
+
+
+def _state(pid: int) -> str:
+    """The scheduler state of the main thread of ``pid`` (``R``, ``S``, ``D``, ``T``...)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            # The state follows the command name, which may hold spaces and parentheses.
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "?"
+
+
+def _is_renderer(proc: psutil.Process) -> bool:
+    try:
+        return "--type=renderer" in proc.cmdline()
+    except psutil.Error:
+        return False
 
 
 def _cores() -> int:
@@ -92,19 +128,26 @@ class Sample:
         at: ``time.perf_counter()`` of the reading.
         cpu: CPU-seconds of each process (user + system, its ended threads included).
         waits: Run-queue wait of each thread, by ``(pid, tid)``.
+        states: The scheduler state of each JavaScript thread (the main thread of a renderer
+            process), by pid.
     """
 
     at: float
     cpu: dict[int, float] = field(default_factory=dict)
     waits: dict[tuple[int, int], float] = field(default_factory=dict)
+    states: dict[int, str] = field(default_factory=dict)
 
 
-def read_sample(processes: Sequence[psutil.Process], threads: bool = True) -> Sample:
+def read_sample(
+    processes: Sequence[psutil.Process], threads: bool = True, scripts: Sequence[int] = ()
+) -> Sample:
     """Reads the CPU time of each process and, with ``threads``, each thread's run-queue wait.
 
     Args:
         processes: The browser's process tree.
         threads: Also read the per-thread waits.
+        scripts: The pids whose main thread runs JavaScript (the renderer processes): their
+            scheduler state is read too.
 
     Returns:
         The `Sample`.
@@ -119,6 +162,8 @@ def read_sample(processes: Sequence[psutil.Process], threads: bool = True) -> Sa
         if threads:
             for tid, wait in _thread_waits(proc.pid).items():
                 sample.waits[(proc.pid, tid)] = wait
+        if proc.pid in scripts:
+            sample.states[proc.pid] = _state(proc.pid)
     return sample
 
 
@@ -144,8 +189,16 @@ class SketchClock:
         self.cap_s = deadline_s * max(1.0, max_wall_factor)
         self.poll_s = poll_s
         self._threads = schedstat_available()
-        self._start = read_sample(processes(), self._threads)
+        self._renderer: dict[int, bool] = {}
+        tree = processes()
+        self._start = read_sample(tree, self._threads, self._scripts(tree))
         self._last = self._start
+        #: Samples taken, and of them those that found each JavaScript thread busy (running,
+        #: or runnable and waiting for a CPU: state ``R``). A thread's own run-queue wait is
+        #: no measure of this: Linux adds a wait to schedstat only when the wait ends, so a
+        #: thread that gets a sliver of a core shows its waits late, in lumps.
+        self._samples = 0
+        self._busy: dict[int, int] = {}
         #: CPU-seconds the tree used since the render began.
         self.cpu_s = 0.0
         #: Cores the browser's processes may run on.
@@ -157,22 +210,56 @@ class SketchClock:
         #: ``SKETCH`` or ``MACHINE`` once the budget is spent; ``None`` before.
         self.verdict: str | None = None
 
+    def _scripts(self, tree: Sequence[psutil.Process]) -> list[int]:
+        """The pids whose main thread runs the sketch's JavaScript: the renderer processes, or
+        (a tree that is not a browser's) every process."""
+        for proc in tree:
+            if proc.pid not in self._renderer:
+                self._renderer[proc.pid] = _is_renderer(proc)
+        renderers = [p.pid for p in tree if self._renderer[p.pid]]
+        return renderers or [p.pid for p in tree]
+
     @property
     def used_s(self) -> float:
         """The sketch's own time so far: its unhindered time, or its CPU time over the cores."""
         return max(self.cpu_s / self.cores, self.free_s)
 
+    @property
+    def busy_share(self) -> float:
+        """The largest share of the samples that found one JavaScript thread busy (running, or
+        runnable and waiting for a CPU)."""
+        if self._samples == 0 or not self._busy:
+            return 0.0
+        return max(self._busy.values()) / self._samples
+
+    @property
+    def spun(self) -> bool:
+        """Whether the sketch burned whatever CPU it was given (see `SPIN_FRACTION`)."""
+        return self.busy_share >= SPIN_FRACTION
+
     def update(self) -> None:
         """Takes a sample and adds the interval since the last one."""
-        now = read_sample(self._processes(), self._threads)
+        tree = self._processes()
+        now = read_sample(tree, self._threads, self._scripts(tree))
         step = max(0.0, now.at - self._last.at)
         held = 0.0
         for key, wait in now.waits.items():
             # A thread first seen now counts from now.
             held = max(held, wait - self._last.waits.get(key, wait))
+        self._samples += 1
+        for pid, state in now.states.items():
+            self._busy[pid] = self._busy.get(pid, 0) + (state == "R")
+            if state in ("T", "t") and self._last.states.get(pid) in ("T", "t"):
+                # Stopped all along the interval: held back by the system, not idle by choice.
+                held = max(held, step)
         if not self._threads:
             held = step  # Unknown: only the CPU rule and the cap decide.
-        self.free_s += step - min(step, held)
+        # Linux adds a wait to schedstat when it ends, so a thread that gets a sliver of a core
+        # reports its waits late, in lumps longer than the interval (measured: a spinning
+        # thread given 3% of a core was credited ~100 ms every other 50 ms interval and looked
+        # free 40% of the time). A wait longer than the interval takes back free time counted
+        # before it.
+        self.free_s = max(0.0, self.free_s + step - held)
         self.cpu_s = sum(cpu - self._start.cpu.get(pid, 0.0) for pid, cpu in now.cpu.items()) + sum(
             # A process that ended keeps what it used while it was seen.
             self._last.cpu[pid] - self._start.cpu.get(pid, 0.0)
@@ -180,7 +267,7 @@ class SketchClock:
         )
         self.wall_s = now.at - self._start.at
         # Threads that ended are forgotten; their waits were counted while they were seen.
-        self._last = Sample(now.at, {**self._last.cpu, **now.cpu}, now.waits)
+        self._last = Sample(now.at, {**self._last.cpu, **now.cpu}, now.waits, now.states)
 
     def judge(self) -> str | None:
         """Returns ``SKETCH`` or ``MACHINE`` when the render must stop now, else ``None``."""
@@ -189,7 +276,7 @@ class SketchClock:
         if self.used_s >= self.deadline_s:
             return SKETCH
         if self.wall_s >= self.cap_s:
-            return MACHINE
+            return SKETCH if self.spun else MACHINE
         return None
 
     async def run_out(self, stop: Callable[[], None]) -> None:
@@ -210,7 +297,8 @@ class SketchClock:
         """What the sketch used, for the render's errors."""
         return (
             f"{self.cpu_s:.1f} CPU-s on {self.cores} cores and {self.free_s:.1f} s not held "
-            f"back by other load, in {self.wall_s:.1f} s of wall time"
+            f"back by other load, in {self.wall_s:.1f} s of wall time; its JavaScript thread "
+            f"was busy {100 * self.busy_share:.0f}% of it"
         )
 
 

@@ -660,15 +660,17 @@
   }
   // Who made the call to the wrapped function `name` that is running now, as `top` (the
   // wrapper). `drawing`: it is a p5 drawing or raw-graphics function (one an allowed p5 call
-  // must not make on the sketch's behalf). Most calls are decided by their caller alone, from
-  // a one-frame stack; only p5's calls need the frames below (measured on the reference pool and
-  // the honest-use sketches of the tests: the first frame that is not p5's is at most 8 frames
-  // below the caller, within WALK_LIMIT).
+  // must not make on the sketch's behalf). Most calls are decided by their caller alone; only
+  // p5's calls need the frames below (measured on the reference pool and the honest-use
+  // sketches of the tests: the first frame that is not p5's is at most 8 frames below the
+  // caller, within WALK_LIMIT). The first capture takes WALK_LIMIT frames at once: under
+  // Playwright V8 walks up to 200 frames for its DevTools session on every capture whatever the
+  // limit (render/libraries.py), so a one-frame capture cost as much and p5's calls took two.
   function attribute(name, drawing, top) {
     brushOwned = false;
     let frames;
     try {
-      frames = stackNow(1, top);
+      frames = stackNow(WALK_LIMIT, top);
     } catch (_) {
       return DIRECT; // no stack (an overflow, a frozen stackTraceLimit): fail closed
     }
@@ -690,10 +692,12 @@
     }
     // p5 called it for someone: the first frame below p5's says who (a short look first).
     for (let limit = WALK_LIMIT; ; limit = STACK_LIMIT) {
-      try {
-        frames = stackNow(limit, top);
-      } catch (_) {
-        return DIRECT;
+      if (limit !== WALK_LIMIT) {
+        try {
+          frames = stackNow(limit, top);
+        } catch (_) {
+          return DIRECT;
+        }
       }
       const n = frames.length;
       for (let j = 1; j < n; j++) {
@@ -720,9 +724,9 @@
     if (who === LIBRARY) return brushOwned ? BRUSH : P5;
     return SKETCH;
   }
-  // Runs `original` as a wrapped call owned by `who`'s owner.
-  function enter(who, neutral, original, self, args) {
-    openOwner[open] = ownerOf(who);
+  // Runs `original` as a wrapped call owned by `owner` (SKETCH, P5 or BRUSH).
+  function enter(owner, neutral, original, self, args) {
+    openOwner[open] = owner;
     openNeutral[open] = neutral;
     open += 1;
     try {
@@ -730,6 +734,87 @@
     } finally {
       open -= 1;
     }
+  }
+
+  // ---- p5.brush's own calls, stated by its served source (render/libraries.py) ---------------
+  // The served p5.brush calls `__sketchenvLibraryCall(OBJ, "NAME").NAME(ARGS)` wherever its
+  // source spells a wrapped name: exactly the places where attribute() finds p5.brush's own
+  // call (a caller frame of p5.brush's script at a place spelling the name), which it took a
+  // stack ~19 frames deep to find (14 µs each under Playwright, whose DevTools session makes V8
+  // collect 200 frames on every capture; 62,000 2D fills in one watercolour). When OBJ.NAME is
+  // a harness wrapper for that very name, the helper returns an object whose NAME runs it as
+  // the wrapper runs p5.brush's own call; anything else gets OBJ back and is called as before.
+  const WeakMapCtor = WeakMap;
+  // wrapper -> { name, original, neutral, paints, fastFor: obj -> object, last: obj, lastFast }
+  const routed = new WeakMapCtor();
+  // `paints`: a WebGL draw, which is p5.brush's paint when it lands on the sketch's canvas.
+  function routeAs(wrapper, name, original, neutral, paints) {
+    const info = record();
+    info.name = name;
+    info.original = original;
+    info.neutral = neutral;
+    info.paints = paints;
+    info.fastFor = null; // made on first use: most wrappers are never routed
+    info.last = null;
+    info.lastFast = null;
+    apply(weakMapSet, routed, [wrapper, info]);
+  }
+  // What the wrapper does for p5.brush's own call (LIBRARY, owned by p5.brush, not counted),
+  // without asking who called: enter()'s work, inline (a watercolour makes 65,000 of these).
+  function fastCall(info, obj) {
+    const original = info.original;
+    const neutral = info.neutral;
+    const paints = info.paints;
+    return function () {
+      if (paints && paintsCanvas(obj)) bump(CONFIG.api.brushPaint);
+      openOwner[open] = BRUSH;
+      openNeutral[open] = neutral;
+      open += 1;
+      try {
+        return apply(original, obj, arguments);
+      } finally {
+        open -= 1;
+      }
+    };
+  }
+  let lastWrapper = null; // p5.brush calls one wrapper on one object many times in a row
+  let lastInfo = null;
+  function libraryCall(obj, name) {
+    if (obj === null || (typeof obj !== "object" && typeof obj !== "function")) return obj;
+    const f = obj[name];
+    let info = lastInfo;
+    if (f !== lastWrapper || f === null) {
+      info = typeof f === "function" ? apply(weakMapGet, routed, [f]) : undefined;
+      if (info === undefined) return obj;
+      lastWrapper = f;
+      lastInfo = info;
+    }
+    if (info.name !== name) return obj;
+    if (info.last === obj) return info.lastFast;
+    if (info.fastFor === null) info.fastFor = new WeakMapCtor();
+    let fast = apply(weakMapGet, info.fastFor, [obj]);
+    if (fast === undefined) {
+      fast = record();
+      fast[name] = fastCall(info, obj);
+      freeze(fast);
+      apply(weakMapSet, info.fastFor, [obj, fast]);
+    }
+    info.last = obj;
+    info.lastFast = fast;
+    return fast;
+  }
+  // The helper goes only to the served p5.brush, as it loads: a caller frame of its script (by
+  // its SHA-256, which no other code can have). A stack the sketch froze or overflowed gets
+  // nothing (p5.brush then calls through the wrappers, attributed as before).
+  function libraryCalls() {
+    let frames;
+    try {
+      frames = stackNow(1, libraryCalls);
+    } catch (_) {
+      return null;
+    }
+    if (frames.length === 0 || apply(siteHash, frames[0], []) !== brushHash) return null;
+    return libraryCall;
   }
 
   // ---- runtime accounting of drawing APIs (docs/rendering.md) ---------------------------------
@@ -783,9 +868,11 @@
     const wrapper = function () {
       const who = attribute(name, drawing, wrapper);
       if (key !== null && counted(who)) bump(key);
-      return enter(who, neutral, original, this, arguments);
+      return enter(ownerOf(who), neutral, original, this, arguments);
     };
     lockValue(target, name, wrapper, desc.enumerable);
+    // p5.brush's own call at a place spelling `name`: LIBRARY, owned by p5.brush, not counted.
+    routeAs(wrapper, name, original, neutral, false);
   }
   // A p5.brush function that counts for nothing (a setter, or its push/pop): only locked. Its
   // own code is p5.brush's, so whatever it calls is attributed without asking who called it
@@ -795,8 +882,7 @@
     if (!desc || typeof desc.value !== "function") return;
     const original = desc.value;
     lockValue(target, name, function () {
-      brushOwned = true;
-      return enter(LIBRARY, false, original, this, arguments);
+      return enter(BRUSH, false, original, this, arguments);
     }, desc.enumerable);
   }
   function wrapGetter(target, name, key) {
@@ -810,7 +896,7 @@
         get: function getter() {
           const who = attribute(name, true, getter);
           if (who === DIRECT) bump(key); // a handle: p5's own reads for the sketch paint nothing
-          return enter(who, false, original, this, []);
+          return enter(ownerOf(who), false, original, this, []);
         },
         set: desc.set,
       });
@@ -852,9 +938,11 @@
       } else if (draw && who === LIBRARY && brushOwned && paintsCanvas(this)) {
         bump(CONFIG.api.brushPaint);
       }
-      return enter(who, false, original, this, arguments);
+      return enter(ownerOf(who), false, original, this, arguments);
     };
     lockValue(target, name, wrapper, desc.enumerable);
+    // p5.brush's own call at a place spelling `name`: what the branch above does for LIBRARY.
+    routeAs(wrapper, name, original, false, draw);
   }
   for (let p = 0; p < glProtos.length; p++) {
     for (let i = 0; i < CONFIG.api.webglPaint.length; i++) wrapContext(glProtos[p], CONFIG.api.webglPaint[i], "webgl");
@@ -1081,7 +1169,7 @@
         creatingCanvas = true;
       }
       try {
-        return enter(who, true, original, this, fixArgs ? fixArgs(arguments) : arguments);
+        return enter(ownerOf(who), true, original, this, fixArgs ? fixArgs(arguments) : arguments);
       } finally {
         if (mine) {
           creatingCanvas = wasCreating;
@@ -1098,6 +1186,15 @@
 
   function addon(p5, fn, lifecycles) {
     p5Class = p5;
+    // p5's frames are told apart by the SHA-256 of p5.min.js (1 MB), which V8 computes at the
+    // first request in each frame and then keeps: 8 ms of the sketch's first p5 call on the
+    // loaded 2-core VM, asked for here instead, while the frame is prepared (p5 is the caller).
+    try {
+      const frames = stackNow(1, addon);
+      if (frames.length > 0) apply(siteHash, frames[0], []);
+    } catch (_) {
+      // No stack to read: the first attribution pays instead.
+    }
     // p5 makes a default 100x100 2D canvas right after presetup; any later createCanvas call is
     // the sketch's own. Knowing which lets the harness say "use WEBGL" only when it applies.
     // Multisampling stays off for the canvas and p5's framebuffers (see deterministicGetContext).
@@ -1225,7 +1322,7 @@
   }
 
   defineProperty(window, "__sketchenv", {
-    value: freeze({ attach, run, poll, captureNow, tally }),
+    value: freeze({ attach, run, poll, captureNow, tally, libraryCalls }),
     writable: false,
     configurable: false,
     enumerable: false,

@@ -55,9 +55,9 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
-from sketch_env.catalog.assets import read_vendor_bytes
 from sketch_env.errors import InfrastructureError
 from sketch_env.render.config import RenderConfig
+from sketch_env.render.libraries import served_library
 from sketch_env.render.readback import HarnessReport, ReadbackError, parse_message
 
 logger = logging.getLogger(__name__)
@@ -128,8 +128,8 @@ class BrowserFailure(InfrastructureError):
 @cache
 def _static_files() -> dict[str, tuple[bytes, str]]:
     return {
-        "/lib/p5.min.js": (read_vendor_bytes("p5/p5.min.js"), _JS),
-        "/lib/p5.brush.js": (read_vendor_bytes("p5.brush/p5.brush.js"), _JS),
+        "/lib/p5.min.js": (served_library("p5"), _JS),
+        "/lib/p5.brush.js": (served_library("brush"), _JS),
         "/harness/attach.js": (_ATTACH_JS, _JS),
     }
 

@@ -29,13 +29,9 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from sketch_env.catalog.assets import read_vendor_bytes
+from sketch_env.render.libraries import LIBRARIES, served_library
 
 __all__ = ["LIBRARIES", "call_sites", "harness_provenance", "script_hash"]
-
-#: The library scripts every frame loads (as served by `sketch_env.render.host`), by the short
-#: name the harness uses for them.
-LIBRARIES = {"p5": "p5/p5.min.js", "brush": "p5.brush/p5.brush.js"}
 
 #: V8's line terminators (ECMAScript's): lines and columns are counted the way V8 counts them.
 _LINE_BREAK = re.compile(r"\r\n|[\n\r\u2028\u2029]")
@@ -88,7 +84,9 @@ def call_sites(source: str, names: Iterable[str]) -> dict[str, list[tuple[int, i
 
 @cache
 def _library(short: str, names: frozenset[str]) -> tuple[str, dict[str, list[tuple[int, int]]]]:
-    raw = read_vendor_bytes(LIBRARIES[short])
+    # The bytes as served (p5.brush's calls are routed, `sketch_env.render.libraries`): what V8
+    # hashes and where its frames point.
+    raw = served_library(short)
     return script_hash(raw), call_sites(raw.decode("utf-8"), names)
 
 

@@ -13,7 +13,7 @@ breakdown's contributions, one child per way a contribution can arise:
 
 What OpenEnv's validation requires of a tree (its main branch: `runtime.rubric_introspectable`
 and `runtime.reward_attribution`, applicable when the manifest declares ``rubric_tree: true``)
-holds by construction, and ``tests/test_rubric.py`` checks it for outcomes of every status:
+holds by construction, and ``tests/reward/test_rubric.py`` checks it for outcomes of every status:
 
 - a weighted sum's weights sum to 1 (within 1e-6): every child weighs ``1 / n``;
 - every parent equals its children's aggregation: the root is ``sum(weight * child)``;

@@ -11,17 +11,32 @@ ellipses, `token_stroke_blank` for the setter-only blank, `brush_lettered_label`
 ``text()`` label). Swallowing an error and drawing through ``drawingContext`` have no passing
 version: ``try`` and raw graphics are refused outright. `small_canvas` passes the gate and is
 refused at run time by the canvas size.
+
+`FORGERIES` attack the render harness rather than the scorer: a forged readback (the canvas
+answers ``toDataURL`` with a real painting's picture), an endless loop and a memory bomb, each
+after one token stroke, so that escaping the harness's penalty (a forged picture scored, a
+loop or a crash ending as an infrastructure failure the loss skips) would pay. They are not
+in `HACKS`: the adversarial-floor grader (`sketch_env.rewardcheck.floor`) runs them over the
+wire against a server, where an endless loop costs the server's render deadline.
 """
 
 from __future__ import annotations
 
+import base64
 import random
 from collections.abc import Callable
 
-__all__ = ["HACKS", "REFUSED_BY_GATE"]
+__all__ = ["FORGERIES", "HACKS", "REFUSED_BY_GATE", "forged_readback"]
 
 _HEAD = (
     "function setup() {\n  createCanvas(600, 600, WEBGL);\n  translate(-width / 2, -height / 2);\n"
+)
+#: One token stroke on an empty canvas: the least a sketch can paint and still pass the gate
+#: (a sketch with no p5.brush drawing call is refused before it runs).
+_TOKEN_STROKE = (
+    "  background(245, 240, 228);\n"
+    "  brush.set('HB', '#222222', 1);\n"
+    "  brush.line(10, 10, 14, 14);\n"
 )
 
 
@@ -154,11 +169,7 @@ def brush_wash_confetti(seed: int) -> str:
 
 def token_stroke_blank(seed: int) -> str:
     """One tiny brush stroke on an empty canvas: the least a sketch can paint and pass."""
-    return (
-        _HEAD
-        + "  background(245, 240, 228);\n  brush.set('HB', '#222222', 1);\n"
-        + "  brush.line(10, 10, 14, 14);\n}\n"
-    )
+    return _HEAD + _TOKEN_STROKE + "}\n"
 
 
 #: Strokes of a tiny capital-letter font on a 4x6 grid: (x1, y1, x2, y2) per stroke.
@@ -278,3 +289,45 @@ REFUSED_BY_GATE = frozenset(
         "text_label_sketch",
     }
 )
+
+
+def forged_readback(picture_png: bytes) -> str:
+    """A token stroke, then the canvas element answers ``toDataURL`` with another picture.
+
+    Args:
+        picture_png: The picture to pass off as the canvas: a real painting's PNG, so that a
+            harness that trusted the page would score a painting the sketch never made.
+
+    Returns:
+        The sketch (it passes the default gate: it assigns to its own canvas element, not to a
+        built-in).
+    """
+    data = base64.b64encode(picture_png).decode("ascii")
+    return (
+        f"const FORGED = 'data:image/png;base64,{data}';\n"
+        + _HEAD
+        + _TOKEN_STROKE
+        + "  const element = document.querySelector('canvas');\n"
+        + "  element.toDataURL = () => FORGED;\n}\n"
+    )
+
+
+def endless_loop(seed: int) -> str:
+    """A token stroke, then a loop that never ends: the render must be charged its timeout."""
+    return _HEAD + _TOKEN_STROKE + "  while (true) {}\n}\n"
+
+
+def memory_bomb(seed: int) -> str:
+    """A token stroke, then arrays allocated until the page dies: a crash must stay the
+    sketch's fault, never an infrastructure failure."""
+    return (
+        _HEAD
+        + _TOKEN_STROKE
+        + "  const hoard = [];\n  while (true) hoard.push(new Array(1e6).fill(Math.random()));\n}\n"
+    )
+
+
+#: Harness forgeries that need no picture: name -> (build the sketch for a seed, what it tries).
+FORGERIES: dict[str, tuple[Callable[[int], str], str]] = {
+    fn.__name__: (fn, (fn.__doc__ or "").strip()) for fn in (endless_loop, memory_bomb)
+}

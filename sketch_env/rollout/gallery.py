@@ -40,6 +40,7 @@ from sketch_env.evaluation.runs import (
     load_steps,
     step_dir_name,
 )
+from sketch_env.reward.breakdown import component_value
 from sketch_env.rollout.page import (
     attr,
     badge,
@@ -164,9 +165,9 @@ def _row(record: Mapping[str, Any]) -> str:
         "id": record.get("id"),
         "prompt": record.get("prompt"),
         "reward": record.get("reward"),
-        "preference": components.get("preference"),
-        "coverage": components.get("coverage"),
-        "darkmass": components.get("dark_mass"),
+        "preference": component_value(components, "preference"),
+        "coverage": component_value(components, "coverage"),
+        "darkmass": component_value(components, "dark_mass"),
         "status": status,
         "ms": _render_ms(render),
         "queue": render.get("queue_ms"),
@@ -216,9 +217,9 @@ def _row(record: Mapping[str, Any]) -> str:
         f"<td>{ident}</td>"
         f'<td class="prompt">{esc(record.get("prompt"))}</td>'
         f'<td class="num reward">{fmt(record.get("reward"))}</td>'
-        f'<td class="num">{fmt(components.get("preference"))}</td>'
-        f'<td class="num">{fmt(components.get("coverage"), percent=True)}</td>'
-        f'<td class="num">{fmt(components.get("dark_mass"), percent=True)}</td>'
+        f'<td class="num">{fmt(component_value(components, "preference"))}</td>'
+        f'<td class="num">{fmt(component_value(components, "coverage"), percent=True)}</td>'
+        f'<td class="num">{fmt(component_value(components, "dark_mass"), percent=True)}</td>'
         f"<td>{badge(status)}</td>"
         f'<td class="num">{fmt(_render_ms(render), digits=0)}</td>'
         f'<td class="num">{fmt(render.get("queue_ms"), digits=0)}</td>'
@@ -403,14 +404,15 @@ def _card(record: Mapping[str, Any], prefix: str) -> str:
     source = f' &middot; <a href="{esc(quote(prefix + str(sketch)))}">source</a>' if sketch else ""
     problems = _problems(record)
     first = f'<ul class="problems"><li>{esc(problems[0][:200])}</li></ul>' if problems else ""
+    coverage = component_value(components, "coverage")
     return (
         f'<figure class="card" data-reward="{attr(record.get("reward"))}" '
         f'data-status="{esc(status)}">'
         f"{picture(record, status, prefix, lazy=True)}"
         f'<figcaption><div class="reward">{fmt(record.get("reward"))}</div>'
         f"{badge(status)}{source}"
-        f'<div class="facts">coverage {fmt(components.get("coverage"), percent=True)}, '
-        f"dark mass {fmt(components.get('dark_mass'), percent=True)}</div>"
+        f'<div class="facts">coverage {fmt(coverage, percent=True)}, '
+        f"dark mass {fmt(component_value(components, 'dark_mass'), percent=True)}</div>"
         f'<div class="facts">render {fmt(_render_ms(render), digits=0)} ms, '
         f"queued {fmt(render.get('queue_ms'), digits=0)} ms</div>"
         f"{first}</figcaption></figure>"

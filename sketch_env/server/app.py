@@ -24,6 +24,8 @@ Configuration comes from arguments or environment variables:
 - ``SKETCH_ENV_MAX_CONCURRENT_STEPS``, ``SKETCH_ENV_MAX_QUEUED_STEPS``,
   ``SKETCH_ENV_MAX_HTTP_STEPS``: the step queue (`StepLimits`; defaults: twice the pool size,
   ``max_sessions``, ``max_sessions``).
+- ``OPENENV_VALIDATION_TOKEN``: set by OpenEnv's validation supervisor; turns on the session
+  telemetry its validator reads over ``/ws`` (`sketch_env.server.telemetry`).
 
 Run it with ``sketch-env serve``, ``python -m sketch_env.server`` or
 ``uvicorn sketch_env.server.app:app`` (the module attribute ``app`` is built on first access).
@@ -62,6 +64,7 @@ from sketch_env.server.sessions import (
     check_idle_timeout,
 )
 from sketch_env.server.strict_json import StrictJSONBodies
+from sketch_env.server.telemetry import ValidationTelemetry, validation_token_from_env
 from sketch_env.server.tools import ServedSketchEnvironment, build_mcp_server
 
 __all__ = [
@@ -186,7 +189,7 @@ def create_sketch_app(
         that reports the step queue. On shutdown it closes the renderer it created.
 
     Raises:
-        ValueError: On a bad setting.
+        ValueError: On a bad setting (``OPENENV_VALIDATION_TOKEN`` included).
     """
     sessions = max_sessions if max_sessions is not None else max_sessions_from_env()
     if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
@@ -253,9 +256,11 @@ def create_sketch_app(
     )
     install_http_step(app, factory, queue)
     _install_health(app, queue, sessions)
-    # Added last, so outermost: bodies are checked before anything reads them.
+    # Added last, so outermost: bodies are checked before anything reads them, and the
+    # telemetry records what the client was sent, after the guard's rewriting.
     app.add_middleware(ConnectionGuard, idle_timeout_s=idle)
     app.add_middleware(StrictJSONBodies)
+    app.add_middleware(ValidationTelemetry, token=validation_token_from_env())
     if owned:
         app.router.on_shutdown.append(pool.close)
     app.state.sketch_evaluator = evaluator

@@ -31,6 +31,7 @@ from openenv.core.env_server.serialization import serialize_observation
 from sketch_env.env.environment import SketchEnvironment, check_seed
 from sketch_env.env.models import SketchAction, SketchObservation
 from sketch_env.evaluation.evaluator import Evaluator
+from sketch_env.evaluation.rollout import harness_notes, sketch_errors
 from sketch_env.server.admission import StepQueue
 from sketch_env.server.http_step import paint_one_step
 from sketch_env.server.sessions import while_connected
@@ -95,15 +96,21 @@ def build_mcp_server(
     server: FastMCP = FastMCP("sketch_env")
 
     @server.tool
-    async def render(sketch: str, seed: int = 0, include_image: bool = True) -> dict[str, Any]:
+    async def render(
+        sketch: str, seed: int = 0, include_image: bool = True, include_timings: bool = False
+    ) -> dict[str, Any]:
         """Gate and render a p5.js + p5.brush sketch (a reply with a fenced code block, or
         the bare source) without scoring it. Returns whether the gate passed (and why not),
-        the render status, JavaScript errors, paint coverage and the PNG as base64."""
+        the render status, JavaScript errors, paint coverage and the PNG as base64; with
+        include_timings, the render's wall time and the harness's notes too (they differ on
+        every call)."""
         SketchAction(sketch=sketch)  # the same length limit as a step
         value = check_seed(seed)
-        return await while_connected(_render(sketch, value, include_image))
+        return await while_connected(_render(sketch, value, include_image, include_timings))
 
-    async def _render(sketch: str, seed: int, include_image: bool) -> dict[str, Any]:
+    async def _render(
+        sketch: str, seed: int, include_image: bool, include_timings: bool
+    ) -> dict[str, Any]:
         async with steps.admit(http=True):
             # Awaited on the renderer's loop, so a cancelled call cancels the render itself.
             (preview,) = await evaluator.preview([sketch], seed)
@@ -115,6 +122,11 @@ def build_mcp_server(
                 "gate_codes": list(verdict.codes),
             }
         png = picture.png if include_image else None
+        timings = (
+            {"elapsed_ms": picture.elapsed_ms, "harness_notes": harness_notes(picture)}
+            if include_timings
+            else {}
+        )
         return {
             "gate_passed": True,
             "gate_reasons": [],
@@ -122,13 +134,13 @@ def build_mcp_server(
             "runtime_reasons": [issue.message for issue in preview.refusals],
             "runtime_codes": [issue.code for issue in preview.refusals],
             "render_status": picture.status.value,
-            "js_errors": list(picture.errors),
+            "js_errors": sketch_errors(picture),
             "coverage": picture.paint_fraction,
-            "elapsed_ms": picture.elapsed_ms,
             "backend": picture.backend,
             "width": picture.width,
             "height": picture.height,
             "image_png_b64": base64.b64encode(png).decode("ascii") if png else None,
+            **timings,
         }
 
     @server.tool
@@ -138,11 +150,14 @@ def build_mcp_server(
         task_id: str | None = None,
         prompt: str | None = None,
         include_image: bool = False,
+        include_timings: bool = False,
     ) -> dict[str, Any]:
         """Paint one sketch as a one-step episode (as HTTP POST /step): the sketch is gated,
         rendered and scored for the task chosen by seed or task_id (or a free-form prompt).
         Returns the observation (feedback, every reward component), the reward and done."""
-        action = SketchAction(sketch=sketch, include_image=include_image)
+        action = SketchAction(
+            sketch=sketch, include_image=include_image, include_timings=include_timings
+        )
         observation = await paint_one_step(
             factory, steps, action, seed=seed, task_id=task_id, prompt=prompt
         )

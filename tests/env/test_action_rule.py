@@ -4,7 +4,7 @@ The local `SketchEnvironment`, the gymnasium adapter and the remote `SketchEnvCl
 `SketchAction`, the reply text, or a dict of `SketchAction` fields, and refuse anything else
 with the same message; a malformed dict fails the same validation on each side (the client
 before it sends anything). The remote half runs against a real server in
-``tests/env/test_server.py``.
+``tests/server/test_server.py``.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import base64
 
 import pytest
 
+from sketch_env.catalog.tasks import load_tasks
 from sketch_env.env import (
     EpisodeError,
     SketchAction,
@@ -55,7 +56,7 @@ def test_single_turn_episode(env, renderer):
     assert isinstance(obs.reward, float) and obs.reward == obs.step_reward
     assert obs.gate_passed is True and obs.gate_reasons == []
     assert obs.render_status == "ok" and obs.js_errors == []
-    assert obs.coverage > 0.05 and obs.elapsed_ms > 0
+    assert obs.coverage > 0.05 and obs.elapsed_ms is None  # timings only when asked for
     assert obs.backend == renderer.backend and (obs.width, obs.height) == (600, 600)
     assert obs.scorer == "vision" and obs.score is not None
     assert obs.components.status == "ok"
@@ -206,14 +207,15 @@ def test_one_session_refuses_overlapping_steps(env):
 
 def test_task_api(env):
     assert env.list_splits() == ["train"]
-    assert env.num_tasks("train") == 24 and len(env.list_tasks("train")) == 24
+    count = len(load_tasks())
+    assert env.num_tasks("train") == count and len(env.list_tasks("train")) == count
     assert env.get_task("train", 0)["id"] == "flowers/watercolour"
     assert [t["id"] for t in env.get_task_range("train", 0, 2)] == [
         "flowers/watercolour",
         "flowers/charcoal",
     ]
     with pytest.raises(IndexError):
-        env.get_task("train", 24)
+        env.get_task("train", count)
     with pytest.raises(ValueError, match="unknown split"):
         env.num_tasks("test")
     assert env.get_metadata().name == "sketch_env"

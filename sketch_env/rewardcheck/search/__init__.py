@@ -12,7 +12,7 @@ candidate through the whole environment (gate → render → score → reward) w
   (`sketch_env.catalog.instructions.POLICY_INSTRUCTIONS`):
   lines, splines, flow lines, free strokes, arcs, rectangles, circles, polygons, free shapes,
   fills, washes, hatching, massed tone, hatch and mass arrays, every brush and every vector
-  field. Every compiled program passes the default gate (``tests/test_reward_search.py``
+  field. Every compiled program passes the default gate (``tests/rewardcheck/test_reward_search.py``
   checks thousands). Mutation is structured (move, resize, recolour, change brush, kind or
   paint, add, remove, duplicate, reorder marks...), crossover splices two mark lists.
 - **references** starts from each of the task's reference sketches' own source and mutates
@@ -78,7 +78,9 @@ from sketch_env.rewardcheck.search.results import (
 from sketch_env.rewardcheck.search.runner import (
     DEFAULT_TASKS,
     MODES,
+    CandidateEvaluator,
     SearchInfrastructureError,
+    blind_search,
     run_search,
     split_budget,
 )
@@ -95,6 +97,7 @@ __all__ = [
     "PREFERENCE_CAPS",
     "SHAPE_KINDS",
     "Candidate",
+    "CandidateEvaluator",
     "GenerationStats",
     "Genome",
     "Mark",
@@ -103,6 +106,7 @@ __all__ = [
     "SearchRun",
     "TaskSearch",
     "TermSaturation",
+    "blind_search",
     "compile_genome",
     "crossover",
     "load_search_report",

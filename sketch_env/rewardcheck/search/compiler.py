@@ -4,7 +4,7 @@ Every call it writes is one the policy's instructions offer
 (`sketch_env.catalog.instructions.POLICY_INSTRUCTIONS`), in the instructions' frame (the
 vocabulary's canvas, top-left coordinates through ``translate``), and every coordinate is a
 literal, so a compiled program passes the default gate and does not depend on p5's
-``random()`` (``tests/test_reward_search.py`` checks thousands).
+``random()`` (``tests/rewardcheck/test_reward_search.py`` checks thousands).
 
 Examples:
     >>> import random

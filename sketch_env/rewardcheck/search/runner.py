@@ -15,7 +15,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image
 
@@ -43,7 +43,9 @@ __all__ = [
     "DEFAULT_TASKS",
     "MODES",
     "OFFLINE_PER_RENDER",
+    "CandidateEvaluator",
     "SearchInfrastructureError",
+    "blind_search",
     "record_batch",
     "run_search",
     "split_budget",
@@ -87,6 +89,50 @@ def _tournament(rng: random.Random, parents: Sequence[Candidate], size: int = 3)
     """The best of ``size`` parents drawn at random (``parents`` is ranked, best first)."""
     picks = sorted(rng.randrange(len(parents)) for _ in range(min(size, len(parents))))
     return parents[picks[0]]
+
+
+class CandidateEvaluator(Protocol):
+    """What a search evaluates its candidates with: a local `Evaluator` (`run_search`), or a
+    running server over the wire (`sketch_env.rewardcheck.floor`)."""
+
+    def evaluate(self, task: Task, drafts: Sequence[dict[str, Any]], label: str) -> list[Candidate]:
+        """Evaluates one batch of drafts (``id``, ``mode``, ``generation``, ``source`` and
+        optionally ``parents``, ``ops``, ``genome``) for ``task``, in order."""
+        ...
+
+
+def blind_search(
+    evaluator: CandidateEvaluator,
+    task: Task,
+    *,
+    budget: int,
+    population: int,
+    seed: int,
+    keep: int = 6,
+) -> SearchRun:
+    """The blind search of one task, its candidates evaluated by ``evaluator``: the same
+    programs, in the same order, as `run_search`'s blind mode with the same seed.
+
+    Args:
+        evaluator: Evaluates each generation.
+        task: The task.
+        budget: Evaluations.
+        population: Candidates per generation (at least 2).
+        seed: The search's seed.
+        keep: Best candidates that keep their picture.
+
+    Returns:
+        The run.
+
+    Raises:
+        ValueError: On a population below 2 or a budget below 1.
+    """
+    if population < 2 or budget < 1:
+        raise ValueError(
+            f"a search needs a population >= 2 and a budget >= 1, got {population}, {budget}"
+        )
+    rng = random.Random(f"sketch_env.search:{seed}:{task.id}:blind")
+    return _run_blind(evaluator, task, budget, population, rng, keep)
 
 
 class _Session:
@@ -147,7 +193,7 @@ def _keep_best_pictures(candidates: Sequence[Candidate], keep: int) -> None:
 
 
 def _run_blind(
-    session: _Session,
+    session: CandidateEvaluator,
     task: Task,
     budget: int,
     population: int,
@@ -241,7 +287,7 @@ def _run_references(
 
 
 def _record_generation(
-    session: _Session,
+    session: CandidateEvaluator,
     task: Task,
     run: SearchRun,
     drafts: Sequence[dict[str, Any]],
@@ -394,16 +440,19 @@ def run_search(
             top=top,
         )
         for mode in mode_list:
-            rng = random.Random(f"sketch_env.search:{seed}:{task.id}:{mode}")
             share = next(shares)
             if mode == "blind":
-                result.runs[mode] = _run_blind(session, task, share, population, rng, keep)
+                result.runs[mode] = blind_search(
+                    session, task, budget=share, population=population, seed=seed, keep=keep
+                )
             elif mode == "composed":
+                rng = random.Random(f"sketch_env.search:{seed}:{task.id}:{mode}")
                 pictures = [p for p in (r.picture() for r in refs) if p is not None]
                 result.runs[mode] = run_composed(
                     session, task, refs, pictures, share, rng, keep, OFFLINE_PER_RENDER
                 )
             else:
+                rng = random.Random(f"sketch_env.search:{seed}:{task.id}:{mode}")
                 result.runs[mode] = _run_references(
                     session, task, refs, share, population, rng, keep
                 )

@@ -1,0 +1,175 @@
+"""An endless loop is charged its timeout however slow the machine (issue 29).
+
+Past the wall cap a render under budget used to end ``crashed`` (reward ``None``, left out of
+the loss). ``while (true) {}`` beside two processes rendering heavy references got under a
+quarter of a core, so its own time stayed short of the budget at the cap, and it escaped its
+penalty in one run of two. The clock now charges a render at the cap when its JavaScript thread
+was busy all along (it burned whatever CPU it was given); only a render the machine held back
+(its thread blocked or stopped, not spinning) ends ``crashed``.
+
+The first two tests hold the clock's rule on plain processes (seconds); the last renders the
+issue's case through `Evaluator()` under the issue's load, repeatedly (minutes: ``slow``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import psutil
+import pytest
+
+from sketch_env import RenderConfig, RenderStatus
+from sketch_env.evaluation import EvaluationConfig, Evaluator
+from sketch_env.render.budget import (
+    MACHINE,
+    SKETCH,
+    SPIN_FRACTION,
+    SketchClock,
+    schedstat_available,
+)
+from tests.conftest import require_chromium
+from tests.render.loadgen import EXIT_WITH_PARENT, load_generators
+
+#: A process that spins until killed (and ends itself if pytest is killed first).
+SPIN = [sys.executable, "-c", EXIT_WITH_PARENT + "while True: pass"]
+
+
+@pytest.fixture
+def spinners() -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Starts processes that spin for ever; kills them after the test."""
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for proc in started:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def _verdict(clock: SketchClock) -> str | None:
+    stopped: list[str | None] = []
+    asyncio.run(clock.run_out(lambda: stopped.append(clock.verdict)))
+    return stopped[0]
+
+
+def test_a_loop_starved_of_cpu_is_charged_at_the_wall_cap(spinners):
+    if not schedstat_available():
+        pytest.skip("this kernel does not report per-thread run-queue waits")
+    # Two busy processes per core at normal priority, and the "sketch" spinning at a lower one:
+    # it gets about a seventh of a core, so its own time is short of the budget when the wall
+    # cap comes. The old rule ended such a render `crashed` (the machine's fault).
+    cores = len(os.sched_getaffinity(0))
+    spinners.extend(subprocess.Popen(SPIN) for _ in range(2 * cores))
+    loop = subprocess.Popen(["nice", "-n", "5", *SPIN])
+    spinners.append(loop)
+    time.sleep(1.0)  # all of them past the interpreter's start-up, spinning
+    clock = SketchClock(
+        lambda: [psutil.Process(loop.pid)], deadline_s=1.0, max_wall_factor=4.0, poll_s=0.05
+    )
+    verdict = _verdict(clock)
+    assert clock.wall_s >= clock.cap_s, clock.describe()
+    assert clock.used_s < clock.deadline_s, f"the load did not hold it back: {clock.describe()}"
+    assert clock.busy_share >= SPIN_FRACTION, clock.describe()
+    assert verdict == SKETCH, clock.describe()
+
+
+def test_a_stopped_render_is_the_machines_fault_at_the_wall_cap():
+    if not schedstat_available():
+        pytest.skip("this kernel does not report per-thread run-queue waits")
+    # Stopped by the system, a process neither runs nor waits for a CPU, and is not idle by
+    # its own choice: before, its wall time counted as its own and it was charged at the
+    # budget (0.4 s); now it is held back until the cap, and not charged.
+    proc = subprocess.Popen(SPIN)
+    try:
+        os.kill(proc.pid, signal.SIGSTOP)
+        clock = SketchClock(
+            lambda: [psutil.Process(proc.pid)], deadline_s=0.4, max_wall_factor=3.0, poll_s=0.05
+        )
+        assert _verdict(clock) == MACHINE, clock.describe()
+        assert clock.wall_s >= clock.cap_s and clock.busy_share < SPIN_FRACTION
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+#: The issue's load: a process rendering a heavy watercolour reference in a loop on a pool of
+#: two browsers of its own (a second trainer, or a rollout beside training).
+LOAD = """
+import sys
+from sketch_env import SketchRenderer
+from sketch_env.catalog.references import load_reference_pool
+source = next(r.source for r in load_reference_pool() if r.id == sys.argv[1])
+with SketchRenderer(pool_size=2, deadline_s=600) as renderer:
+    renderer.render_sync(source, seed=0)
+    print("loaded", flush=True)
+    for seed in range(1, 1_000_000):
+        renderer.render_many_sync([source, source], [seed, seed + 1])
+"""
+LOADERS = ("flowers-watercolour-hibiscus", "flowers-watercolour-hibiscus")
+#: Four reference paintings of the batch (watercolour: the heaviest medium).
+BATCH = (
+    "flowers-watercolour-hibiscus-flat-vase",
+    "landscape-watercolour-plain-hill",
+    "still_life-watercolour-pears",
+    "flowers-ink_hatching-tulips",
+)
+#: One stroke (the gate wants a p5.brush call), then an endless loop.
+ENDLESS = """```javascript
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background(240);
+  translate(-width / 2, -height / 2);
+  brush.set('2B', '#223388', 2);
+  brush.line(20, 20, 280, 280);
+  while (true) {}
+}
+```"""
+#: A one-in-two escape passes all of them by luck once in 2**REPEATS runs.
+REPEATS = 7
+#: A budget of the sketch's own time that keeps each repetition under a minute; the escape
+#: depends on the loop's share of a core against 1 / max_wall_factor, not on the budget's size.
+DEADLINE_S = 8.0
+
+
+@pytest.fixture(scope="module")
+def load() -> Iterator[None]:
+    require_chromium()
+    with load_generators(LOAD, [[name] for name in LOADERS], ready="loaded"):
+        yield
+
+
+@pytest.mark.timeout(REPEATS * 120 + 300)
+def test_an_endless_loop_beside_two_trainers_is_always_charged(load):
+    from sketch_env.catalog.references import load_reference_pool
+
+    refs = {r.id: r for r in load_reference_pool()}
+    batch = [refs[name] for name in BATCH]
+    replies = [f"```javascript\n{r.source}\n```" for r in batch] + [ENDLESS]
+    prompts = [r.prompt for r in batch] + [batch[0].prompt]
+    config = EvaluationConfig(render=RenderConfig(deadline_s=DEADLINE_S))
+    evaluator = Evaluator(config=config)
+    cap_s = DEADLINE_S * config.render.max_wall_factor
+    at_cap = 0
+    outcomes = []
+    for repeat in range(REPEATS):
+        start = time.perf_counter()
+        rollouts = evaluator.evaluate_sync(replies, prompts, seeds=repeat)
+        *references, endless = rollouts
+        elapsed = round(time.perf_counter() - start)
+        outcomes.append((endless.status.value, elapsed, endless.render and endless.render.errors))
+        # The escape: `None` instead of the timeout penalty.
+        assert endless.status.value == RenderStatus.TIMEOUT.value, (repeat, outcomes[-1])
+        assert endless.reward.reward is not None, (repeat, endless.reward)
+        for name, rollout in zip(BATCH, references, strict=True):
+            assert rollout.status.value == RenderStatus.OK.value, (repeat, name, rollout.errors)
+            assert rollout.reward.reward is not None, (repeat, name, rollout.reward)
+        # The case the old rule let through: at the wall cap with its own time under budget.
+        if endless.render is not None and endless.render.elapsed_ms >= 0.95 * cap_s * 1000:
+            at_cap += 1
+    print(f"{at_cap} of {REPEATS} endless loops reached the wall cap: {outcomes}")
+    if at_cap == 0:
+        pytest.skip(f"the load never held the loop back to the wall cap: {outcomes}")

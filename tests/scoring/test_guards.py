@@ -1,0 +1,86 @@
+"""The guards (`sketch_env.picture.guards`, `sketch_env.reward.guards`): how a guard pulls the
+reward to its floor, their switches, and each one on real renders and synthesised degenerate
+pictures.
+
+Paintings and hacks are real p5.brush renders (tests/data/rendered, see its README).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from sketch_env.picture.measures import measure_picture
+from sketch_env.reward.combine import combine as combine_reward
+from sketch_env.reward.guards import GUARD_NAMES, guard_factors
+from sketch_env.scoring import GateVerdict, RewardConfig, Score
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "rendered"
+PASSED = GateVerdict(passed=True)
+#: Guard factors of a picture no guard has anything to say about.
+CLEAR = dict.fromkeys(GUARD_NAMES, 1.0)
+
+
+def test_a_guard_pulls_the_reward_to_its_floor_whatever_the_score() -> None:
+    config = RewardConfig()
+    painted = {"paint_fraction": 0.3, "dark_mass": 0.0, "score": Score(9.0)}
+    clean = combine_reward(config, PASSED, guards=CLEAR, **painted)
+    assert clean.guard_factor == 1.0 and "guards" not in dict(clean.contributions)
+    fired = combine_reward(config, PASSED, guards={**CLEAR, "lettering": 0.0}, **painted)
+    assert fired.reward == pytest.approx(config.guard_floor)
+    assert dict(fired.guards)["lettering"] == 0.0 and fired.guard_factor == 0.0
+    assert math.fsum(dict(fired.contributions).values()) == pytest.approx(fired.reward)
+    half = combine_reward(config, PASSED, guards={**CLEAR, "noise": 0.5}, **painted)
+    assert half.reward == pytest.approx(
+        config.guard_floor + 0.5 * (clean.reward - config.guard_floor)
+    )
+    # A reward already at or below the floor is never raised by a guard.
+    low = combine_reward(
+        config,
+        PASSED,
+        paint_fraction=0.3,
+        dark_mass=1.0,
+        score=Score(0.0),
+        guards={**CLEAR, "marks": 0.0},
+    )
+    assert low.reward == pytest.approx(-1.0)
+
+
+def test_guards_are_switches_and_need_their_measurements() -> None:
+    painted = {"paint_fraction": 0.3, "dark_mass": 0.0, "score": Score(9.0)}
+    off = RewardConfig(guards=())
+    assert combine_reward(off, PASSED, **painted).guard_factor is None
+    only = RewardConfig(guards=["lettering"])
+    assert only.guard_names == ("lettering",) and RewardConfig.from_json(only.to_json()) == only
+    breakdown = combine_reward(only, PASSED, guards={**CLEAR, "noise": 0.0}, **painted)
+    assert breakdown.guard_factor == 1.0  # the noise guard is switched off
+    with pytest.raises(ValueError, match="guard factors"):
+        combine_reward(RewardConfig(), PASSED, **painted)
+    with pytest.raises(ValueError, match="unknown guard"):
+        RewardConfig(guards=("taste",))
+
+
+@pytest.mark.parametrize("name", ["flower", "garden", "landscape"])
+def test_no_guard_fires_on_a_painting(name: str) -> None:
+    factors = guard_factors(measure_picture(Image.open(DATA / f"{name}.png")))
+    assert factors == CLEAR
+
+
+@pytest.mark.parametrize(
+    ("picture", "guard"),
+    [("lettering", "lettering"), ("lettering_column", "lettering"), ("darkblob", "flat_mass")],
+)
+def test_the_guard_fires_on_its_degenerate_picture(picture: str, guard: str) -> None:
+    factors = guard_factors(measure_picture(Image.open(DATA / f"{picture}.png")))
+    assert factors[guard] < 0.5, factors
+
+
+def test_noise_trips_the_noise_guard() -> None:
+    rng = np.random.default_rng(3)
+    noise = rng.integers(0, 256, size=(600, 600, 3), dtype=np.uint8)
+    factors = guard_factors(measure_picture(noise))
+    assert factors["noise"] == 0.0 and factors["composition"] == 0.0
