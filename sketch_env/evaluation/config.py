@@ -47,7 +47,7 @@ class EvaluationConfig(JsonConfig):
     Args:
         renderer: Renderer spec: ``"local"`` (the process-wide browser pool), ``"ray"``,
             ``"ray://auto"`` or ``"ray://HOST:PORT"`` (`sketch_env.distributed.make_renderer`).
-        scorer: Scorer spec: ``"vision"`` (the default; ``"anchored?kappa=2"`` sets its
+        scorer: Scorer spec: ``"anchored"`` (the default; ``"anchored?kappa=2"`` sets its
             parameters), ``"heuristic"``, ``"hpsv3+http://host:port"``,
             ``"judge+http://host:port/v1?model=..."`` (`sketch_env.scoring.make_scorer`).
         pool_dir: The reference pool folder the embedded scorers compare with (it decides the

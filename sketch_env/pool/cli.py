@@ -169,7 +169,7 @@ def _run_refresh(args: argparse.Namespace) -> int:
                 path=args.pool_dir,
                 ids=args.ids,
                 write=not args.dry_run,
-                vision=not args.no_vision,
+                vision=False if args.no_vision else None,
             )
     except (BrowserNotFoundError, BackendUnavailableError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -166,7 +166,7 @@ def refresh_reference_pool(
     path: str | os.PathLike[str] | None = None,
     ids: Sequence[str] | None = None,
     write: bool = True,
-    vision: bool = True,
+    vision: bool | None = None,
 ) -> RefreshReport:
     """Re-renders the pool and rewrites each reference's measured metadata.
 
@@ -188,7 +188,9 @@ def refresh_reference_pool(
         write: Rewrite ``pool.json``; ``False`` measures and reports only.
         vision: With ``write``, also rewrite ``vision.npz`` for the vision scorer: every
             reference at each of its seeds and the negative corpus, through the image network
-            (about ten minutes on two cores: 192 more renders and 336 negatives).
+            (about ten minutes on two cores: 192 more renders and 336 negatives). ``None``:
+            only when the whole pool is refreshed (``ids`` is ``None``); after a partial
+            refresh, run a whole one before trusting ``--scorer vision``.
 
     Returns:
         A `RefreshReport`.
@@ -306,7 +308,7 @@ def refresh_reference_pool(
             folder,
             png_sha256={ref.id: hashlib.sha256(r.png or b"").hexdigest() for ref, r in pictured},
         )
-        if vision:
+        if vision if vision is not None else ids is None:
             measured = {ref.source: image for (ref, _), image in zip(pictured, images, strict=True)}
             _measure_vision(renderer, folder, measured)
     return RefreshReport(

@@ -73,6 +73,31 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
             "fine painting from a weak one"
         ),
     ),
+    "vision": MeasuredGap(
+        blind=(
+            ("flowers/watercolour", 1.00),
+            ("landscape/charcoal", -0.83),
+            ("still_life/ink_hatching", -1.39),
+            ("seascape/pastel", 0.96),
+        ),
+        references=(
+            ("flowers/watercolour", 1.11),
+            ("landscape/charcoal", 1.31),
+            ("still_life/ink_hatching", 4.74),
+            ("seascape/pastel", 4.47),
+        ),
+        measured="2026-12-04",
+        note=(
+            "at 200 evaluations (not 500), blind genomes out-earn the median reference on "
+            "flowers/watercolour and seascape/pastel, and the random_rect_grid and brush_stripes "
+            "hack families beat some references: it ranks paintings but is not yet safe to "
+            "train on alone"
+        ),
+        resolution=(
+            "tiers 82.5 % held out, 0 of 96 at the maximum; ladders rho 0.94-1.00; "
+            "8 of 8 free compositions above their task's weak median; wrong subject 60 %"
+        ),
+    ),
     "heuristic": MeasuredGap(
         blind=(
             ("flowers/watercolour", 5.81),

@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 #: The scorer every entry point uses when none is named.
-DEFAULT_SCORER = "vision"
+DEFAULT_SCORER = "anchored"
 
 #: Where ``sketch-env hpsv3 serve`` listens by default.
 DEFAULT_HPSV3_URL = "http://127.0.0.1:8765"

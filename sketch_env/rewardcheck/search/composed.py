@@ -35,7 +35,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 from PIL import Image
@@ -43,10 +43,21 @@ from PIL import Image
 from sketch_env.catalog.tasks import Task
 from sketch_env.rewardcheck.search.compiler import mark_calls
 from sketch_env.rewardcheck.search.genome import BRUSHES, FIELDS, PAINTS, RGB, Mark
-from sketch_env.rewardcheck.search.results import Candidate, SearchRun
+from sketch_env.rewardcheck.search.results import Candidate, SearchRun, record_batch
 
 if TYPE_CHECKING:
-    from sketch_env.rewardcheck.search.runner import _Session
+    from sketch_env.evaluation.evaluator import Evaluator
+
+
+class Session(Protocol):
+    """What the composed search needs of the search's session: the evaluator (for offline
+    scores) and evaluation of drafts into candidates (for renders, counted)."""
+
+    evaluator: Evaluator
+
+    def evaluate(self, task: Task, drafts: Sequence[dict[str, Any]], label: str) -> list[Candidate]:
+        """Renders and scores drafts through the whole environment."""
+
 
 __all__ = [
     "CELL",
@@ -326,7 +337,7 @@ def _crossover(rng: random.Random, a: Composition, b: Composition, mosaic: bool)
 
 
 def run_composed(
-    session: _Session,
+    session: Session,
     task: Task,
     references: Sequence[Candidate],
     pictures: Sequence[Image.Image],
@@ -350,8 +361,6 @@ def run_composed(
     Returns:
         The run; its candidates are the sheets and the confirmed compositions.
     """
-    from sketch_env.rewardcheck.search.runner import record_batch
-
     run = SearchRun(task.id, "composed", budget, OFFLINE_CHILDREN)
     start = time.perf_counter()
     paper, palette = task_colours(pictures)

@@ -36,7 +36,9 @@ __all__ = [
     "TaskSearch",
     "TermSaturation",
     "best_first",
+    "keep_best_pictures",
     "load_search_report",
+    "record_batch",
     "write_search_json",
 ]
 
@@ -539,3 +541,34 @@ def _saturation(
         reference_mean = _mean(values(references, name))
         found.append(TermSaturation(name, cap, _mean(mine), reference_mean, at_cap, len(top)))
     return found
+
+
+def keep_best_pictures(candidates: Sequence[Candidate], keep: int) -> None:
+    """Drops the pictures of all but the ``keep`` best candidates (memory stays bounded)."""
+    best = {id(c) for c in best_first(candidates)[:keep]}
+    for c in candidates:
+        if id(c) not in best:
+            c.png = None
+
+
+def record_batch(
+    run: SearchRun, batch: Sequence[Candidate], generation: int, keep: int, seconds: float
+) -> None:
+    """Adds an evaluated generation to a run: its candidates, its statistics, and only the
+    ``keep`` best pictures of the run kept in memory."""
+    run.candidates.extend(batch)
+    keep_best_pictures(run.candidates, keep)
+    rewards = [c.reward for c in batch if c.reward is not None]
+    so_far = [c.reward for c in run.candidates if c.reward is not None]
+    run.generations.append(
+        GenerationStats(
+            generation=generation,
+            evaluated=len(batch),
+            best=max(rewards) if rewards else None,
+            median=statistics.median(rewards) if rewards else None,
+            best_so_far=max(so_far) if so_far else None,
+            gate_failed=sum(not c.gate_passed for c in batch),
+            infra_failed=sum(c.reward is None for c in batch),
+            seconds=round(seconds, 2),
+        )
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import random
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -31,11 +30,11 @@ from sketch_env.rewardcheck.search.genome import random_genome
 from sketch_env.rewardcheck.search.mutants import mutate_source
 from sketch_env.rewardcheck.search.results import (
     Candidate,
-    GenerationStats,
     SearchReport,
     SearchRun,
     TaskSearch,
     best_first,
+    record_batch,
 )
 from sketch_env.scoring.base import scale_of
 
@@ -46,7 +45,6 @@ __all__ = [
     "CandidateEvaluator",
     "SearchInfrastructureError",
     "blind_search",
-    "record_batch",
     "run_search",
     "split_budget",
 ]
@@ -184,14 +182,6 @@ class _Session:
         )
 
 
-def _keep_best_pictures(candidates: Sequence[Candidate], keep: int) -> None:
-    """Drops the pictures of all but the ``keep`` best candidates (memory stays bounded)."""
-    best = {id(c) for c in best_first(candidates)[:keep]}
-    for c in candidates:
-        if id(c) not in best:
-            c.png = None
-
-
 def _run_blind(
     session: CandidateEvaluator,
     task: Task,
@@ -297,29 +287,6 @@ def _record_generation(
     start = time.perf_counter()
     batch = session.evaluate(task, drafts, f"{task.id} {run.mode} g{generation}")
     record_batch(run, batch, generation, keep, time.perf_counter() - start)
-
-
-def record_batch(
-    run: SearchRun, batch: Sequence[Candidate], generation: int, keep: int, seconds: float
-) -> None:
-    """Adds an evaluated generation to a run: its candidates, its statistics, and only the
-    ``keep`` best pictures of the run kept in memory."""
-    run.candidates.extend(batch)
-    _keep_best_pictures(run.candidates, keep)
-    rewards = [c.reward for c in batch if c.reward is not None]
-    so_far = [c.reward for c in run.candidates if c.reward is not None]
-    run.generations.append(
-        GenerationStats(
-            generation=generation,
-            evaluated=len(batch),
-            best=max(rewards) if rewards else None,
-            median=statistics.median(rewards) if rewards else None,
-            best_so_far=max(so_far) if so_far else None,
-            gate_failed=sum(not c.gate_passed for c in batch),
-            infra_failed=sum(c.reward is None for c in batch),
-            seconds=round(seconds, 2),
-        )
-    )
 
 
 def _save_pictures(report: SearchReport, out: Path) -> None:
