@@ -26,8 +26,9 @@ candidates through the whole environment (gate → render → score → reward) 
 
 Blind and references keep the best half of everything evaluated so far as parents (elitism:
 a parent is never re-evaluated; with one render seed the reward is a function of the program),
-pick parents by tournament, and fill each generation with children (crossover then mutation, or mutation
-alone). The budget counts evaluations; references are evaluated once per task, outside it.
+pick parents by tournament, and fill each generation with children (crossover then mutation,
+or mutation alone). The budget counts evaluations; references are evaluated once per task,
+outside it.
 
 The report (`SearchReport`) gives per task: the task's references evaluated against the
 *task's* prompt with the same evaluator and seed (min/median/max), the best reward found, the
