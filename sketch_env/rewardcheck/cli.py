@@ -22,12 +22,14 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
 from sketch_env.rewardcheck.search import DEFAULT_TASKS, MODES
 
 __all__ = ["add_arguments", "run"]
+
+T = TypeVar("T")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -103,8 +105,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     from sketch_env.catalog.references import load_reference_pool
-    from sketch_env.evaluation.evaluator import Evaluator
-    from sketch_env.evaluation.options import open_renderer
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.rewardcheck.check import run_reward_check, write_json
     from sketch_env.rewardcheck.report import (
@@ -134,15 +134,16 @@ def run(args: argparse.Namespace) -> int:
     if args.resolution:
         return _run_resolution(args, config, references, out, progress)
     try:
-        with open_renderer(config) as renderer:
-            evaluator = Evaluator(renderer, config.scorer, config.reward, config.gate)
-            report = run_reward_check(
+        report = _measure(
+            config,
+            lambda evaluator: run_reward_check(
                 evaluator,
                 seeds=range(args.seeds),
                 references=references,
                 out_dir=out,
                 progress=progress,
-            )
+            ),
+        )
     except (BrowserNotFoundError, BackendUnavailableError, ValueError, ImportError) as exc:
         console.print(f"[red]sketch-env reward-check:[/red] {exc}")
         return 2
@@ -183,6 +184,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _measure(config: Any, measure: Callable[[Any], T]) -> T:
+    """Runs a measurement on an evaluation of ``config`` (its renderer opened and closed here)."""
+    from sketch_env.evaluation.evaluator import Evaluator
+    from sketch_env.evaluation.options import open_renderer
+
+    with open_renderer(config) as renderer:
+        return measure(Evaluator(renderer, config.scorer, config.reward, config.gate))
+
+
 def _run_resolution(
     args: argparse.Namespace,
     config: Any,
@@ -195,8 +205,6 @@ def _run_resolution(
     from rich.console import Console
     from rich.table import Table
 
-    from sketch_env.evaluation.evaluator import Evaluator
-    from sketch_env.evaluation.options import open_renderer
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.rewardcheck.report import write_resolution_html
     from sketch_env.rewardcheck.resolution import (
@@ -206,15 +214,16 @@ def _run_resolution(
     )
 
     try:
-        with open_renderer(config) as renderer:
-            evaluator = Evaluator(renderer, config.scorer, config.reward, config.gate)
-            report = run_resolution(
+        report = _measure(
+            config,
+            lambda evaluator: run_resolution(
                 evaluator,
                 seeds=range(args.seeds),
                 references=references,
                 out_dir=out,
                 progress=progress,
-            )
+            ),
+        )
     except (BrowserNotFoundError, BackendUnavailableError, ValueError, ImportError) as exc:
         print(f"sketch-env reward-check: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
