@@ -208,7 +208,9 @@ ALLOWED.update(
         "rollout": _BELOW_FRONT_ENDS,
         # The pool's gallery renders the pool through the rollout runner and draws its page
         # with the galleries' page module, rollout/page.py (docs/design.md §9).
-        "pool": _BELOW_FRONT_ENDS | {"rollout"},
+        # The pool's negative corpus is made by the reward check's generators and searches
+        # (sketch_env/pool/negatives.py); the reward check never reads the pool's tooling.
+        "pool": _BELOW_FRONT_ENDS | {"rollout", "rewardcheck"},
         "rewardcheck": _BELOW_FRONT_ENDS,
         "doctor": _BELOW_FRONT_ENDS | {"trl"},
         "cli": _BELOW_FRONT_ENDS,

@@ -50,7 +50,7 @@ class EvaluationConfig(JsonConfig):
         scorer: Scorer spec: ``"anchored"`` (the default; ``"anchored?kappa=2"`` sets its
             parameters), ``"heuristic"``, ``"hpsv3+http://host:port"``,
             ``"judge+http://host:port/v1?model=..."`` (`sketch_env.scoring.make_scorer`).
-        pool_dir: The reference pool folder the anchored scorer compares with (it decides the
+        pool_dir: The reference pool folder the embedded scorers compare with (it decides the
             score); ``None`` for the shipped pool (or ``$SKETCH_ENV_REFERENCE_POOL``). Name it to
             make a saved configuration reproduce an evaluation wherever it is read.
         render: Renderer limits (`RenderConfig`); ``None`` leaves the renderer as it is

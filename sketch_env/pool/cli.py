@@ -49,6 +49,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     refresh.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
     refresh.add_argument("--dry-run", action="store_true", help="measure and print; write nothing")
     refresh.add_argument("--json", action="store_true", help="print the report as JSON")
+    refresh.add_argument(
+        "--no-vision",
+        action="store_true",
+        help="leave vision.npz as it is (measuring it renders every reference at three seeds "
+        "and the negative corpus: about ten minutes on two cores)",
+    )
 
     cal = sub.add_parser(
         "calibrate",
@@ -163,6 +169,7 @@ def _run_refresh(args: argparse.Namespace) -> int:
                 path=args.pool_dir,
                 ids=args.ids,
                 write=not args.dry_run,
+                vision=False if args.no_vision else None,
             )
     except (BrowserNotFoundError, BackendUnavailableError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -10,7 +10,7 @@ import hashlib
 import os
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +23,8 @@ from sketch_env.catalog.references import (
 )
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from sketch_env.render.renderer import SketchRenderer
     from sketch_env.render.result import Render
     from sketch_env.scoring.base import Scorer
@@ -134,6 +136,28 @@ class RefreshReport:
         }
 
 
+def _measure_vision(
+    renderer: SketchRenderer, folder: Path, seed0: Mapping[str, Image.Image]
+) -> None:
+    """Writes ``vision.npz``, reusing the measuring renders at `MEASURE_SEED`."""
+    from sketch_env.pool.vision import measure_pool_vision
+
+    def paint(jobs: Sequence[tuple[str, int]]) -> list[Image.Image | None]:
+        out: list[Image.Image | None] = [
+            seed0.get(source) if seed == MEASURE_SEED else None for source, seed in jobs
+        ]
+        todo = [i for i, picture in enumerate(out) if picture is None]
+        if todo:
+            results = renderer.render_many_sync(
+                [jobs[i][0] for i in todo], seeds=[jobs[i][1] for i in todo]
+            )
+            for i, result in zip(todo, results, strict=True):
+                out[i] = result.image() if result.png is not None else None
+        return out
+
+    measure_pool_vision(paint, renderer.backend, folder)
+
+
 def refresh_reference_pool(
     renderer: SketchRenderer,
     scorer: Scorer | str | None = None,
@@ -142,6 +166,7 @@ def refresh_reference_pool(
     path: str | os.PathLike[str] | None = None,
     ids: Sequence[str] | None = None,
     write: bool = True,
+    vision: bool | None = None,
 ) -> RefreshReport:
     """Re-renders the pool and rewrites each reference's measured metadata.
 
@@ -161,6 +186,11 @@ def refresh_reference_pool(
         path: Pool folder; ``None`` finds the shipped pool.
         ids: Only refresh these references (others keep their metadata).
         write: Rewrite ``pool.json``; ``False`` measures and reports only.
+        vision: With ``write``, also rewrite ``vision.npz`` for the vision scorer: every
+            reference at each of its seeds and the negative corpus, through the image network
+            (about ten minutes on two cores: 192 more renders and 336 negatives). ``None``:
+            only when the whole pool is refreshed (``ids`` is ``None``); after a partial
+            refresh, run a whole one before trusting ``--scorer vision``.
 
     Returns:
         A `RefreshReport`.
@@ -278,6 +308,9 @@ def refresh_reference_pool(
             folder,
             png_sha256={ref.id: hashlib.sha256(r.png or b"").hexdigest() for ref, r in pictured},
         )
+        if vision if vision is not None else ids is None:
+            measured = {ref.source: image for (ref, _), image in zip(pictured, images, strict=True)}
+            _measure_vision(renderer, folder, measured)
     return RefreshReport(
         pool_dir=folder,
         backend=renderer.backend,

@@ -9,6 +9,7 @@ Examples:
     sketch-env reward-check --scorer hpsv3+http://127.0.0.1:8765 --seeds 3
     sketch-env reward-check --seeds 6          # also how far each reference moves with the seed
     sketch-env reward-check --reward-config my_reward.json --out runs/check
+    sketch-env reward-check --resolution --scorer vision   # what it tells apart
     sketch-env reward-check --search 500                      # both searches, four tasks
     sketch-env reward-check --search 2000 --search-mode blind --tasks trees/pastel
 """
@@ -19,12 +20,16 @@ import argparse
 import datetime as _dt
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
-from sketch_env.rewardcheck.search import DEFAULT_TASKS
+from sketch_env.rewardcheck.search import DEFAULT_TASKS, MODES
 
 __all__ = ["add_arguments", "run"]
+
+T = TypeVar("T")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N references")
     parser.add_argument("--out", metavar="DIR", help="output folder (default runs/reward-check-*)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
+    parser.add_argument(
+        "--resolution",
+        action="store_true",
+        help="instead of the labelled check, measure what the reward tells apart: tiers within "
+        "each task (held out for a fitted scorer), the probe ladders, free compositions and "
+        "wrong-subject paintings; exit 1 when a criterion of issue 28 fails",
+    )
     search = parser.add_argument_group("search (instead of the labelled check)")
     search.add_argument(
         "--search",
@@ -50,8 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     search.add_argument(
         "--search-mode",
-        choices=("blind", "references", "both"),
-        help="blind genomes, mutants of the task's references, or both (default both)",
+        choices=(*MODES, "all"),
+        help="blind genomes, mutants of the task's references, pictures composed of rendered "
+        "tiles, or all three (default all)",
     )
     search.add_argument(
         "--tasks",
@@ -79,6 +92,12 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     if args.search is not None:
+        if args.resolution:
+            print(
+                "sketch-env reward-check: --resolution and --search are separate runs",
+                file=sys.stderr,
+            )
+            return 2
         return run_search_command(args)
     given = [f"--{n.replace('_', '-')}" for n in _SEARCH_ONLY if getattr(args, n) is not None]
     if given:
@@ -86,8 +105,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     from sketch_env.catalog.references import load_reference_pool
-    from sketch_env.evaluation.evaluator import Evaluator
-    from sketch_env.evaluation.options import open_renderer
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.rewardcheck.check import run_reward_check, write_json
     from sketch_env.rewardcheck.report import (
@@ -114,16 +131,19 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             console.print(f"  {stage}: {done}/{total}", highlight=False)
 
+    if args.resolution:
+        return _run_resolution(args, config, references, out, progress)
     try:
-        with open_renderer(config) as renderer:
-            evaluator = Evaluator(renderer, config.scorer, config.reward, config.gate)
-            report = run_reward_check(
+        report = _measure(
+            config,
+            lambda evaluator: run_reward_check(
                 evaluator,
                 seeds=range(args.seeds),
                 references=references,
                 out_dir=out,
                 progress=progress,
-            )
+            ),
+        )
     except (BrowserNotFoundError, BackendUnavailableError, ValueError, ImportError) as exc:
         console.print(f"[red]sketch-env reward-check:[/red] {exc}")
         return 2
@@ -164,6 +184,62 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _measure(config: Any, measure: Callable[[Any], T]) -> T:
+    """Runs a measurement on an evaluation of ``config`` (its renderer opened and closed here)."""
+    from sketch_env.evaluation.evaluator import Evaluator
+    from sketch_env.evaluation.options import open_renderer
+
+    with open_renderer(config) as renderer:
+        return measure(Evaluator(renderer, config.scorer, config.reward, config.gate))
+
+
+def _run_resolution(
+    args: argparse.Namespace,
+    config: Any,
+    references: list[Any],
+    out: Path,
+    progress: Callable[[str, int, int], None],
+) -> int:
+    """``reward-check --resolution``: the table, ``report.json`` and ``index.html``; exit 0
+    when every criterion holds, 1 when one fails, 2 on a usage or infrastructure error."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
+    from sketch_env.rewardcheck.report import write_resolution_html
+    from sketch_env.rewardcheck.resolution import (
+        resolution_rows,
+        run_resolution,
+        write_resolution_json,
+    )
+
+    try:
+        report = _measure(
+            config,
+            lambda evaluator: run_resolution(
+                evaluator,
+                seeds=range(args.seeds),
+                references=references,
+                out_dir=out,
+                progress=progress,
+            ),
+        )
+    except (BrowserNotFoundError, BackendUnavailableError, ValueError, ImportError) as exc:
+        print(f"sketch-env reward-check: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
+    write_resolution_json(report, out / "report.json")
+    page = write_resolution_html(report, out)
+    table = Table(title=f"Reward resolution — {report.scorer}")
+    for column in ("measure", "figure", "verdict"):
+        table.add_column(column)
+    for row in resolution_rows(report):
+        table.add_row(*row)
+    Console(width=max(Console().width, 160)).print(table)
+    summary = report.summary()
+    print(json.dumps({"summary": summary, "report": str(out / "report.json"), "html": str(page)}))
+    return 0 if report.passed else 1
+
+
 def _usage(args: argparse.Namespace) -> dict[str, object]:
     """The search's settings from the options; raises `ValueError` naming the bad flag."""
     from sketch_env.catalog.tasks import UnknownTaskError, get_task
@@ -189,7 +265,7 @@ def _usage(args: argparse.Namespace) -> dict[str, object]:
         tasks = [get_task(t) for t in ids]
     except UnknownTaskError as exc:
         raise ValueError(f"--tasks: {exc}") from None
-    modes = ("blind", "references") if args.search_mode in (None, "both") else (args.search_mode,)
+    modes = MODES if args.search_mode in (None, "all") else (args.search_mode,)
     runs = len(tasks) * len(modes)
     if args.search < runs:
         raise ValueError(

@@ -14,6 +14,7 @@ from typing import Any
 
 from sketch_env.reward.breakdown import component_value
 from sketch_env.rewardcheck.check import Entry, RewardCheckReport
+from sketch_env.rewardcheck.resolution import ResolutionReport, resolution_rows
 from sketch_env.rewardcheck.search import Candidate, SearchReport, TaskSearch
 
 __all__ = [
@@ -286,7 +287,7 @@ def _trajectory_svg(task: TaskSearch) -> str:
     """A small line chart: best so far (solid) and generation median (dashed) per mode, and
     the references' median (grey)."""
     width, height, pad = 480, 200, 30
-    colours = {"blind": "#c0392b", "references": "#2471a3"}
+    colours = {"blind": "#c0392b", "references": "#2471a3", "composed": "#7d3c98"}
     series = {m: r.generations for m, r in task.runs.items() if r.generations}
     values = [
         v
@@ -435,5 +436,93 @@ it at or below 0. Verdict: <b>{verdict}</b>. Terms in red are at their cap.</p>
 </body></html>
 """
     target = out / "index.html"
+    target.write_text(page, encoding="utf-8")
+    return target
+
+
+# --------------------------------------------------------------------------------------------
+# The resolution check's page (`sketch-env reward-check --resolution`).
+# --------------------------------------------------------------------------------------------
+
+
+def _figure(report: ResolutionReport, item_id: str, caption: str) -> str:
+    path = report.images.get(item_id)
+    picture = (
+        f'<img src="{html.escape(path)}" alt="{html.escape(item_id)}">'
+        if path
+        else '<div class="noimg"></div>'
+    )
+    return f"<figure>{picture}<figcaption>{html.escape(caption)}</figcaption></figure>"
+
+
+def write_resolution_html(report: ResolutionReport, out_dir: str | Path) -> Path:
+    """Writes ``index.html``: the figures, every ladder in its hand order, the free
+    compositions beside their task's references, each picture with its reward.
+
+    Args:
+        report: The resolution report.
+        out_dir: The folder holding ``images/``.
+
+    Returns:
+        The page's path.
+    """
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+        for row in resolution_rows(report)
+    )
+    sections = []
+    for ladder in report.ladders:
+        figures = [
+            _figure(
+                report,
+                rung_id,
+                f"{k + 1}. {kind}{'' if props is not False else ', no props'}: {_num(reward)}",
+            )
+            for k, (rung_id, kind, props, reward) in enumerate(ladder.rungs)
+        ]
+        slug = ladder.task_id.replace("/", "-")
+        figures += [
+            _figure(report, f"{slug}-{name}", f"{name}: {_num(value)}")
+            for name, value in ladder.outcome.items()
+        ]
+        free = [
+            _figure(report, item_id, f"free: {_num(reward)} (weak median {_num(weak)})")
+            for item_id, task_id, reward, weak in report.free
+            if task_id == ladder.task_id
+        ]
+        sections.append(
+            f"<h2>{html.escape(ladder.task_id)}: “{html.escape(ladder.prompt)}”</h2>"
+            f'<div class="row">{"".join(figures)}</div>'
+            f'<h3>Free compositions</h3><div class="row">{"".join(free)}</div>'
+        )
+    references = [
+        _figure(report, ref_id, f"{ref_id} ({report.tier_of.get(ref_id, '')}): {_num(value)}")
+        for ref_id, value in report.references.items()
+    ]
+    sections.append(f'<h2>References</h2><div class="row">{"".join(references)}</div>')
+    how = (
+        "held out (refitted without each one, quality without its task)"
+        if report.held_out
+        else "as they are"
+    )
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Reward resolution: {html.escape(report.scorer)}</title>
+<style>
+body {{ font: 14px system-ui, sans-serif; margin: 24px; color: #222; }}
+table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 3px 8px; }}
+.row {{ display: flex; flex-wrap: wrap; gap: 10px; }}
+figure {{ margin: 0; width: 200px; font-size: 12px; }}
+figure img, .noimg {{ width: 200px; height: 200px; object-fit: contain; background: #f4f4f4; }}
+</style></head><body>
+<h1>Reward resolution</h1>
+<p>Scorer <b>{html.escape(report.scorer)}</b>; references scored {how};
+maximum reward {report.top:.2f}; {report.seconds:.0f} s. Ladders are in the order set by hand
+before any scorer saw them.</p>
+<table><tr><th>measure</th><th>figure</th><th>verdict</th></tr>{rows}</table>
+{"".join(sections)}
+</body></html>
+"""
+    target = Path(out_dir) / "index.html"
     target.write_text(page, encoding="utf-8")
     return target

@@ -82,7 +82,7 @@ class ScoreScale:
         }
 
 
-#: The embedded scorers' scale (anchored, heuristic): 0-10, full marks 10.
+#: The embedded scorers' scale (vision, anchored, heuristic): 0-10, full marks 10.
 EMBEDDED_SCALE = ScoreScale(0.0, 10.0, 10.0, note="0-10; a reference-quality painting earns 10")
 
 

@@ -98,6 +98,12 @@ EMBEDDED_SCORERS: Mapping[str, Embedded] = {
         "HeuristicScorer",
         {"read_text": bool},
     ),
+    "vision": Embedded(
+        "vision[?beta=B&painting_knee=P&realism_slack=S]",
+        "sketch_env.scoring.vision.scorer",
+        "VisionScorer",
+        {"beta": float, "painting_knee": float, "realism_slack": float},
+    ),
 }
 
 #: The spec forms, as shown in error messages.

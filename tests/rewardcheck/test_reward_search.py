@@ -4,6 +4,7 @@ search through the real `Evaluator` and Chromium, its report, and the command's 
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import statistics
@@ -135,6 +136,7 @@ def search(
         evaluator,
         tasks=[TASK],
         budget=8,
+        modes=["blind", "references"],
         population=2,
         seed=0,
         out_dir=out,
@@ -190,6 +192,26 @@ def test_the_same_seed_gives_the_same_programs_and_rewards(search, evaluator) ->
     second = again.tasks[0].runs["blind"]
     assert [c.source for c in second.candidates] == [c.source for c in first.candidates]
     assert [c.reward for c in second.candidates] == [c.reward for c in first.candidates]
+
+
+@pytest.mark.slow
+def test_the_composed_mode_scores_pictures_offline_and_confirms_the_best_by_render(
+    evaluator,
+) -> None:
+    # Budget 3: one tile sheet (a render), then two confirmations, each the best composition
+    # of an offline round (48 pictures scored, none rendered). About 100 s on two cores.
+    report = run_search(evaluator, tasks=[TASK], budget=3, modes=["composed"], population=2)
+    run = report.tasks[0].runs["composed"]
+    assert report.evaluations == 3
+    sheets = [c for c in run.candidates if c.ops == ("tiles",)]
+    confirmed = [c for c in run.candidates if c.ops and c.ops[0] in ("mosaic", "collage")]
+    assert len(sheets) == 1 and len(confirmed) == 2
+    assert len({c.source for c in confirmed}) == 2, "a composition is confirmed once"
+    for c in confirmed:
+        assert c.reward is not None and c.status == "ok", (c.status, c.components)
+        offline = float(c.ops[1].removeprefix("offline="))
+        assert math.isfinite(offline)
+        assert gate_reply(c.source).passed, "a confirmed composition is a sketch the gate passes"
 
 
 def test_the_report_json_and_page_hold_what_is_promised(search) -> None:

@@ -16,7 +16,7 @@ from PIL import Image
 
 from sketch_env.evaluation import Evaluator
 from sketch_env.trl import SketchReward
-from sketch_env.trl.metrics import batch_metrics, picture_hash
+from sketch_env.trl.metrics import batch_metrics, picture_diversity, picture_hash
 from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH
 
 #: Paints exactly what GOOD_SKETCH paints: a policy's cosmetic variation of one safe picture.
@@ -69,10 +69,32 @@ def test_batch_metrics_catch_repeats_spread_and_gate_classes(renderer) -> None:
     assert metrics["sketch/dark_mass_max"] == max(d for d in dark if d is not None)
     assert 0 <= metrics["sketch/dark_mass"] <= 1
 
+    # Diversity: the red group's three pictures, two of them identical (the one group with
+    # two pictures or more).
+    pngs = [r.render.png for r in rollouts[:3] if r.render is not None and r.render.png]
+    assert metrics["sketch/picture_diversity"] == pytest.approx(picture_diversity(pngs))
+    assert 0 < metrics["sketch/picture_diversity"] < picture_diversity([pngs[0], pngs[2]])
+
     # Explicit groups: each rollout alone means no repeats and no group with a spread.
     alone = batch_metrics(rollouts, groups=list(range(len(rollouts))))
     assert alone["sketch/identical_pictures"] == 0.0
     assert "sketch/frac_groups_zero_std" not in alone
+    assert "sketch/picture_diversity" not in alone
+
+
+def test_picture_diversity_is_zero_for_copies_and_grows_with_difference() -> None:
+    def png(colour: tuple[int, int, int], square: bool) -> bytes:
+        image = Image.new("RGB", (600, 600), (250, 248, 240))
+        if square:
+            image.paste(colour, (100, 100, 400, 400))
+        out = io.BytesIO()
+        image.save(out, format="PNG")
+        return out.getvalue()
+
+    paper, red, blue = png((0, 0, 0), False), png((200, 30, 30), True), png((30, 30, 200), True)
+    assert picture_diversity([paper, paper, paper]) == 0.0
+    assert picture_diversity([paper]) is None
+    assert 0 < picture_diversity([red, blue]) < picture_diversity([paper, blue])  # type: ignore[operator]
 
 
 def test_the_reward_function_logs_the_signals_and_table_columns(renderer) -> None:

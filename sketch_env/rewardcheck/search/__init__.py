@@ -2,8 +2,8 @@
 
 A policy trained with GRPO is an optimiser; whatever raises the reward it will find. Hand-written
 hacks (`hacks`) measure what their authors thought of, so this module measures the reward by
-what *search* finds. Two optimisers, both seeded and both blind to painting, take every
-candidate through the whole environment (gate → render → score → reward) with
+what *search* finds. Three optimisers, all seeded and all blind to painting, take their
+candidates through the whole environment (gate → render → score → reward) with
 `Evaluator.evaluate_sync`, one generation per concurrent batch:
 
 - **blind** evolves a small typed genome (`Genome`: a background, a three-colour palette, a
@@ -20,11 +20,15 @@ candidate through the whole environment (gate → render → score → reward) w
   statements of ``setup``, inserting random brush calls. It shows what the reward pays for
   beyond the painting. Mutants are not repaired: one the gate refuses is evaluated anyway and
   earns the gate's penalty (−1 by default), and counts against the budget like any other.
+- **composed** (`composed`) optimises the picture instead of the program: tiles rendered once,
+  mosaics and collages of them scored as pictures through the reward's own picture path
+  without rendering, the best of each offline round compiled and confirmed by a render.
 
-Both keep the best half of everything evaluated so far as parents (elitism: a parent is never
-re-evaluated; with one render seed the reward is a function of the program), pick parents by
-tournament, and fill each generation with children (crossover then mutation, or mutation
-alone). The budget counts evaluations; references are evaluated once per task, outside it.
+Blind and references keep the best half of everything evaluated so far as parents (elitism:
+a parent is never re-evaluated; with one render seed the reward is a function of the program),
+pick parents by tournament, and fill each generation with children (crossover then mutation,
+or mutation alone). The budget counts evaluations; references are evaluated once per task,
+outside it.
 
 The report (`SearchReport`) gives per task: the task's references evaluated against the
 *task's* prompt with the same evaluator and seed (min/median/max), the best reward found, the

@@ -12,6 +12,7 @@ with `write_search_json` and read back with `load_search_report`;
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import statistics
 from collections.abc import Sequence
@@ -19,10 +20,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from sketch_env.catalog.tasks import Task
 from sketch_env.reward.breakdown import component_value
 from sketch_env.rewardcheck.search.genome import Genome, Mark
-from sketch_env.scoring.spec import spec_scale
+from sketch_env.scoring.spec import EMBEDDED_SCORERS, spec_scale
 
 __all__ = [
     "PREFERENCE_CAPS",
@@ -33,7 +36,9 @@ __all__ = [
     "TaskSearch",
     "TermSaturation",
     "best_first",
+    "keep_best_pictures",
     "load_search_report",
+    "record_batch",
     "write_search_json",
 ]
 
@@ -77,6 +82,12 @@ class Candidate:
     image: str | None = None
     png: bytes | None = field(default=None, repr=False)
     source_sha: str = ""
+
+    def picture(self) -> Image.Image | None:
+        """Its picture, decoded (``None`` once dropped, or when it painted none)."""
+        if self.png is None:
+            return None
+        return Image.open(io.BytesIO(self.png)).convert("RGB")
 
     @property
     def sha(self) -> str:
@@ -483,7 +494,7 @@ def best_first(candidates: Sequence[Candidate]) -> list[Candidate]:
 #: Known scorer maxima, by name, read from the scorers' stated scales (for reports saved
 #: without their cap). A scorer with no hard top (HPSv3's ``mu``) is reported without one.
 PREFERENCE_CAPS: dict[str, float] = {
-    name: cap for name in ("heuristic", "anchored") if (cap := spec_scale(name).cap) is not None
+    name: cap for name in EMBEDDED_SCORERS if (cap := spec_scale(name).cap) is not None
 }
 
 
@@ -530,3 +541,34 @@ def _saturation(
         reference_mean = _mean(values(references, name))
         found.append(TermSaturation(name, cap, _mean(mine), reference_mean, at_cap, len(top)))
     return found
+
+
+def keep_best_pictures(candidates: Sequence[Candidate], keep: int) -> None:
+    """Drops the pictures of all but the ``keep`` best candidates (memory stays bounded)."""
+    best = {id(c) for c in best_first(candidates)[:keep]}
+    for c in candidates:
+        if id(c) not in best:
+            c.png = None
+
+
+def record_batch(
+    run: SearchRun, batch: Sequence[Candidate], generation: int, keep: int, seconds: float
+) -> None:
+    """Adds an evaluated generation to a run: its candidates, its statistics, and only the
+    ``keep`` best pictures of the run kept in memory."""
+    run.candidates.extend(batch)
+    keep_best_pictures(run.candidates, keep)
+    rewards = [c.reward for c in batch if c.reward is not None]
+    so_far = [c.reward for c in run.candidates if c.reward is not None]
+    run.generations.append(
+        GenerationStats(
+            generation=generation,
+            evaluated=len(batch),
+            best=max(rewards) if rewards else None,
+            median=statistics.median(rewards) if rewards else None,
+            best_so_far=max(so_far) if so_far else None,
+            gate_failed=sum(not c.gate_passed for c in batch),
+            infra_failed=sum(c.reward is None for c in batch),
+            seconds=round(seconds, 2),
+        )
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import random
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,21 +25,23 @@ from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.evaluation.rollout import Rollout
 from sketch_env.rewardcheck.search.breeding import crossover, mutate_genome
 from sketch_env.rewardcheck.search.compiler import compile_genome
+from sketch_env.rewardcheck.search.composed import run_composed
 from sketch_env.rewardcheck.search.genome import random_genome
 from sketch_env.rewardcheck.search.mutants import mutate_source
 from sketch_env.rewardcheck.search.results import (
     Candidate,
-    GenerationStats,
     SearchReport,
     SearchRun,
     TaskSearch,
     best_first,
+    record_batch,
 )
 from sketch_env.scoring.base import scale_of
 
 __all__ = [
     "DEFAULT_TASKS",
     "MODES",
+    "OFFLINE_PER_RENDER",
     "CandidateEvaluator",
     "SearchInfrastructureError",
     "blind_search",
@@ -48,8 +49,10 @@ __all__ = [
     "split_budget",
 ]
 
-#: The two searches.
-MODES: tuple[str, ...] = ("blind", "references")
+#: The searches: programs bred blind, mutants of the references, pictures composed of tiles.
+MODES: tuple[str, ...] = ("blind", "references", "composed")
+#: Compositions a composed search scores offline between two renders.
+OFFLINE_PER_RENDER = 48
 #: Four tasks of different subjects and media: the default of ``--tasks``.
 DEFAULT_TASKS: tuple[str, ...] = (
     "flowers/watercolour",
@@ -179,14 +182,6 @@ class _Session:
         )
 
 
-def _keep_best_pictures(candidates: Sequence[Candidate], keep: int) -> None:
-    """Drops the pictures of all but the ``keep`` best candidates (memory stays bounded)."""
-    best = {id(c) for c in best_first(candidates)[:keep]}
-    for c in candidates:
-        if id(c) not in best:
-            c.png = None
-
-
 def _run_blind(
     session: CandidateEvaluator,
     task: Task,
@@ -291,22 +286,7 @@ def _record_generation(
 ) -> None:
     start = time.perf_counter()
     batch = session.evaluate(task, drafts, f"{task.id} {run.mode} g{generation}")
-    run.candidates.extend(batch)
-    _keep_best_pictures(run.candidates, keep)
-    rewards = [c.reward for c in batch if c.reward is not None]
-    so_far = [c.reward for c in run.candidates if c.reward is not None]
-    run.generations.append(
-        GenerationStats(
-            generation=generation,
-            evaluated=len(batch),
-            best=max(rewards) if rewards else None,
-            median=statistics.median(rewards) if rewards else None,
-            best_so_far=max(so_far) if so_far else None,
-            gate_failed=sum(not c.gate_passed for c in batch),
-            infra_failed=sum(c.reward is None for c in batch),
-            seconds=round(time.perf_counter() - start, 2),
-        )
-    )
+    record_batch(run, batch, generation, keep, time.perf_counter() - start)
 
 
 def _save_pictures(report: SearchReport, out: Path) -> None:
@@ -431,6 +411,12 @@ def run_search(
             if mode == "blind":
                 result.runs[mode] = blind_search(
                     session, task, budget=share, population=population, seed=seed, keep=keep
+                )
+            elif mode == "composed":
+                rng = random.Random(f"sketch_env.search:{seed}:{task.id}:{mode}")
+                pictures = [p for p in (r.picture() for r in refs) if p is not None]
+                result.runs[mode] = run_composed(
+                    session, task, refs, pictures, share, rng, keep, OFFLINE_PER_RENDER
                 )
             else:
                 rng = random.Random(f"sketch_env.search:{seed}:{task.id}:{mode}")

@@ -1,0 +1,159 @@
+"""The vision scorer: its network and weights, the pool's stored view, held-out refits, specs.
+
+Everything runs the real network on real pictures: renders of the references, or the pool's
+stored features of them (`vision.npz`, written by ``sketch-env pool refresh``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from sketch_env.catalog.references import find_pool_dir, load_reference_pool
+from sketch_env.scoring.spec import make_scorer
+from sketch_env.scoring.vision.network import NetworkView, network
+from sketch_env.scoring.vision.pool import VISION_SEEDS, load_negatives, load_pool_vision
+from sketch_env.scoring.vision.scorer import VisionScorer
+from sketch_env.scoring.vision.weights import (
+    WEIGHTS_INSTALL,
+    VisionWeightsError,
+    load_weights,
+    weights_path,
+)
+from tests.conftest import require_chromium
+
+REFS = load_reference_pool()
+VISION = load_pool_vision()
+TIER_RANK = {"love": 3, "ok": 2, "weak": 1}
+
+
+@pytest.fixture(scope="module")
+def scorer() -> VisionScorer:
+    return VisionScorer()
+
+
+def _stored_view(ref_id: str) -> NetworkView:
+    """A reference's view as the pool stored it (seed 0), without rendering."""
+    i = VISION.ids.index(ref_id)
+    return NetworkView(VISION.pooled[i, 0], VISION.local[i].astype(np.float32), np.zeros(1000))
+
+
+def test_the_pool_view_covers_every_reference_at_every_seed_and_the_negatives() -> None:
+    assert VISION.ids == tuple(ref.id for ref in REFS)
+    assert VISION.pooled.shape == (len(REFS), len(VISION_SEEDS), 1280)
+    assert VISION.local.shape == (len(REFS), 49, 192)
+    negatives = load_negatives()
+    assert VISION.negative_ids == tuple(n.id for n in negatives)
+    assert {n.kind.split("-")[0] for n in negatives} >= {"blind", "collage"}
+    assert np.isfinite(VISION.pooled).all() and np.isfinite(VISION.negatives).all()
+
+
+def test_a_reference_rendered_now_sees_what_the_pool_stored(renderer) -> None:
+    # One reference per medium, the quickest: the renderer and the network together must give
+    # back the stored features, or every score drifts from its calibration.
+    require_chromium()
+    quickest: dict[str, object] = {}
+    for ref in REFS:
+        medium = ref.task_id.split("/")[1]
+        best = quickest.get(medium)
+        if best is None or ref.metadata["render_ms"] < best.metadata["render_ms"]:  # type: ignore[attr-defined]
+            quickest[medium] = ref
+    chosen = list(quickest.values())[:3]
+    results = renderer.render_many_sync([r.source for r in chosen], seeds=[0] * len(chosen))  # type: ignore[attr-defined]
+    if results[0].backend != VISION.backend:
+        pytest.skip(
+            f"the pool was measured on {VISION.backend}, this renderer is {results[0].backend}"
+        )
+    for ref, result in zip(chosen, results, strict=True):
+        view = network()(result.image())
+        stored = VISION.pooled[VISION.ids.index(ref.id), 0]  # type: ignore[attr-defined]
+        assert np.abs(view.pooled - stored).max() < 1e-3, ref.id  # type: ignore[attr-defined]
+
+
+def test_the_weights_are_the_published_ones_and_a_changed_file_is_refused(tmp_path: Path) -> None:
+    weights = load_weights()
+    assert weights["_fc.weight"].shape == (1000, 1280)
+    altered = tmp_path / "weights.pth"
+    shutil.copy(weights_path(), altered)
+    with altered.open("r+b") as f:
+        f.seek(4096)
+        f.write(b"\0\1\2\3")
+    with pytest.raises(VisionWeightsError, match=WEIGHTS_INSTALL.split("'")[0].strip()):
+        load_weights(altered)
+
+
+def test_the_network_knows_a_picture_from_blank_paper() -> None:
+    # The ImageNet head is kept to check the network is intact: white paper and a painted
+    # reference must not look alike to it.
+    paper = network()(Image.new("RGB", (600, 600), (250, 248, 240)))
+    painted = _stored_view(REFS[0].id)
+    cosine = float(
+        paper.pooled
+        @ painted.pooled
+        / np.linalg.norm(paper.pooled)
+        / np.linalg.norm(painted.pooled)
+    )
+    assert cosine < 0.9
+
+
+def test_the_score_is_a_function_of_the_picture_and_prompt(scorer: VisionScorer) -> None:
+    ref = REFS[0]
+    view = _stored_view(ref.id)
+    first = scorer.score_view(view, ref.prompt)
+    again = scorer.score_view(view, ref.prompt)
+    assert first == again
+    assert 0.0 <= first.value <= 10.0
+    terms = dict(first.terms)
+    assert set(terms) == {"progress", "quality", "subject", "realism", "painting"}
+
+
+def test_held_out_refits_leave_the_reference_out_and_its_task_out_of_quality(
+    scorer: VisionScorer,
+) -> None:
+    ref = REFS[0]
+    held = scorer.held_out(ref)
+    assert held is scorer.held_out(ref), "refits are cached"
+    assert ref.id not in {r.id for r in held.references}
+    task = {r.id for r in REFS if r.task_id == ref.task_id}
+    assert task <= held.excluded_from_quality
+    assert held.beta == scorer.beta and held.painting_knee == scorer.painting_knee
+
+
+def test_spec_parameters_reach_the_scorer_and_unknown_ones_are_refused() -> None:
+    tuned = make_scorer("vision?beta=5&painting_knee=0.5")
+    assert isinstance(tuned, VisionScorer)
+    assert (tuned.beta, tuned.painting_knee) == (5.0, 0.5)
+    with pytest.raises(ValueError, match="vision takes"):
+        make_scorer("vision?kappa=2")
+    with pytest.raises(ValueError, match="painting_knee"):
+        VisionScorer(painting_knee=1.5)
+
+
+def test_a_pool_without_its_vision_file_says_how_to_measure_it(tmp_path: Path) -> None:
+    pool = tmp_path / "pool"
+    shutil.copytree(find_pool_dir(), pool, ignore=shutil.ignore_patterns("vision.npz"))
+    with pytest.raises(FileNotFoundError, match="sketch-env pool refresh"):
+        VisionScorer(pool)
+
+
+@pytest.mark.slow
+def test_tiers_are_told_apart_held_out(scorer: VisionScorer) -> None:
+    # Every reference scored by the scorer refitted without it (quality without its task):
+    # what a new painting of that quality would earn. Issue 28 asks >= 75 % held out.
+    values = {
+        ref.id: scorer.held_out(ref).score_view(_stored_view(ref.id), ref.prompt).value
+        for ref in REFS
+    }
+    outcomes = [
+        1.0 if values[a.id] > values[b.id] else 0.5 if values[a.id] == values[b.id] else 0.0
+        for a in REFS
+        for b in REFS
+        if a.task_id == b.task_id and TIER_RANK[str(a.tier)] > TIER_RANK[str(b.tier)]
+    ]
+    assert statistics.fmean(outcomes) >= 0.75
+    assert sum(v >= 9.99 for v in values.values()) < len(REFS) / 4
