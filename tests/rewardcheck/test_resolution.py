@@ -1,7 +1,8 @@
 """`sketch-env reward-check --resolution`: tiers (held out), ladders, free compositions, subject.
 
-The measurements' arithmetic on hand-made figures, then the real thing: references and a
-probe rendered in Chromium and scored by the vision scorer, held out.
+The measurements' arithmetic on hand-made figures and the shipped probes against the gate (fast
+tier), then the real thing (slow tier, 80 s and more): references and probes rendered in
+Chromium and scored by the vision scorer, held out.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def evaluator() -> Iterator[Evaluator]:
         yield Evaluator(renderer, "vision")
 
 
+@pytest.mark.slow
 def test_references_are_scored_held_out_with_subject_pairs(
     evaluator: Evaluator, tmp_path: Path
 ) -> None:
