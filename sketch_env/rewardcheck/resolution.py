@@ -37,7 +37,7 @@ from typing import Any, Protocol, runtime_checkable
 from PIL import Image
 
 from sketch_env.catalog.probes import OUTCOMES, Probe, ProbeSketch, load_probes
-from sketch_env.catalog.references import Reference, load_reference_pool
+from sketch_env.catalog.references import TIERS, Reference, load_reference_pool
 from sketch_env.catalog.tasks import load_tasks
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.reward.combine import reward_range
@@ -52,7 +52,8 @@ __all__ = [
     "spearman",
 ]
 
-_TIER_RANK = {"love": 3, "ok": 2, "weak": 1}
+#: Tier -> rank, best highest (the catalogue's order).
+_TIER_RANK = {tier: len(TIERS) - i for i, tier in enumerate(TIERS)}
 
 #: What the default reward must reach (issue 28): name -> what it means.
 CRITERIA: dict[str, str] = {
@@ -145,6 +146,16 @@ class LadderResult:
         ]
         return max(found) if found else None
 
+    def checks(self, top: float) -> dict[str, bool]:
+        """This ladder's part of `CRITERIA`, given the reward's maximum ``top``."""
+        correlation, gap, no_props = self.correlation, self.min_gap, self.no_props_reward()
+        return {
+            "ladder_order": correlation is not None and correlation >= 0.85,
+            "ladder_gaps": gap is not None and gap >= 0.05,
+            "no_props": no_props is not None and no_props >= top / 2,
+            "outcomes": self.outcomes_ordered,
+        }
+
     @property
     def outcomes_ordered(self) -> bool:
         """Whether a line drawing out-earns one token stroke and an empty canvas."""
@@ -220,24 +231,19 @@ class ResolutionReport:
         """Each of `CRITERIA`: passed, failed, or ``None`` when there was nothing to measure."""
         agreement = self.tier_agreement
         over, at_median = self.subject_shares()
-        ladders = self.ladders
-        correlations = [ladder.correlation for ladder in ladders]
-        gaps = [ladder.min_gap for ladder in ladders]
-        no_props = [ladder.no_props_reward() for ladder in ladders]
+        ladders = [ladder.checks(self.top) for ladder in self.ladders]
+
+        def every_ladder(name: str) -> bool | None:
+            return all(checks[name] for checks in ladders) if ladders else None
+
         return {
             "tiers": None if agreement is None else agreement >= (0.75 if self.held_out else 0.80),
             "headroom": self.at_max() < len(self.references) / 4 if self.references else None,
-            "ladder_order": all(c is not None and c >= 0.85 for c in correlations)
-            if ladders
-            else None,
-            "ladder_gaps": all(g is not None and g >= 0.05 for g in gaps) if ladders else None,
-            "no_props": all(r is not None and r >= self.top / 2 for r in no_props)
-            if ladders
-            else None,
-            "outcomes": all(ladder.outcomes_ordered for ladder in ladders) if ladders else None,
-            "free": all(r is not None and w is not None and r >= w for _, _, r, w in self.free)
-            if self.free
-            else None,
+            "ladder_order": every_ladder("ladder_order"),
+            "ladder_gaps": every_ladder("ladder_gaps"),
+            "no_props": every_ladder("no_props"),
+            "outcomes": every_ladder("outcomes"),
+            "free": all(_clears(r, w) for _, _, r, w in self.free) if self.free else None,
             "subject_weakest": None if over is None else over <= 0.25,
             "subject_median": None if at_median is None else at_median <= 0.05,
         }
@@ -266,9 +272,7 @@ class ResolutionReport:
                 }
                 for ladder in self.ladders
             },
-            "free_at_weak_median": sum(
-                1 for _, _, r, w in self.free if r is not None and w is not None and r >= w
-            ),
+            "free_at_weak_median": sum(_clears(r, w) for _, _, r, w in self.free),
             "free": len(self.free),
             "subject_over_weakest": over,
             "subject_at_median": at_median,
@@ -435,18 +439,12 @@ def run_resolution(
         report.subject.append((ref_id, task_id, value, min(values), statistics.median(values)))
 
     # The probes: ladders, outcome probes and free compositions (never fitted on).
-    weak_median = {
-        task_id: statistics.median(
-            [
-                v
-                for r in refs
-                if r.task_id == task_id and r.tier == "weak"
-                if (v := report.references[r.id]) is not None
-            ]
-            or [float("nan")]
-        )
-        for task_id in own
-    }
+    weak: dict[str, list[float]] = {}
+    for ref in refs:
+        value = report.references[ref.id]
+        if ref.tier == "weak" and value is not None:
+            weak.setdefault(ref.task_id, []).append(value)
+    weak_median = {task_id: statistics.median(values) for task_id, values in weak.items()}
     for done, probe in enumerate(probe_list, start=1):
         items: list[ProbeSketch] = [*probe.ladder, *probe.outcome.values(), *probe.free]
         scored = _evaluate_probes(evaluator, items, seed_list, save)
@@ -459,14 +457,8 @@ def run_resolution(
             )
         )
         for sketch in probe.free:
-            weak = weak_median.get(probe.task_id)
             report.free.append(
-                (
-                    sketch.id,
-                    probe.task_id,
-                    scored[sketch.id],
-                    None if weak is None or weak != weak else weak,
-                )
+                (sketch.id, probe.task_id, scored[sketch.id], weak_median.get(probe.task_id))
             )
         report_progress("probes", done, len(probe_list))
     report.seconds = time.perf_counter() - start
@@ -537,12 +529,7 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
                 f"{rewards}; rho {_fmt(ladder.correlation)}, min gap {_fmt(ladder.min_gap)}, "
                 f"crude spread {_fmt(ladder.crude_spread)}, "
                 f"no props {_fmt(ladder.no_props_reward())}; {outcome}",
-                "pass"
-                if (ladder.correlation or 0) >= 0.85
-                and (ladder.min_gap or 0) >= 0.05
-                and (ladder.no_props_reward() or 0) >= report.top / 2
-                and ladder.outcomes_ordered
-                else "FAIL",
+                "pass" if all(ladder.checks(report.top).values()) else "FAIL",
             )
         )
     for item_id, _, reward, weak in report.free:
@@ -550,7 +537,7 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
             (
                 f"free {item_id}",
                 f"{_fmt(reward)} vs weak median {_fmt(weak)}",
-                "pass" if reward is not None and weak is not None and reward >= weak else "FAIL",
+                "pass" if _clears(reward, weak) else "FAIL",
             )
         )
     rows.append(
@@ -568,6 +555,11 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
         )
     )
     return rows
+
+
+def _clears(reward: float | None, weak: float | None) -> bool:
+    """Whether a free composition earned its task's median weak reference."""
+    return reward is not None and weak is not None and reward >= weak
 
 
 def _fmt(value: float | None) -> str:

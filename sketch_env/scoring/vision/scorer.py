@@ -11,9 +11,10 @@ features standardised over the references) and one of its parts::
 - **quality**: where the picture lies along the direction from the pool's ``weak`` references
   to its ``love`` references (the difference of their mean standardised features), 0 at the
   weak mean, 1 at the love mean, through a logistic that reaches 0.5 at the midpoint. Fitted
-  on tiers, so it is measured leaving the picture's whole task out (`held_out_parts`): 92 % of
-  the within-task tier pairs held out, against 85 % for the paint's coverage alone and 55 % for
-  the anchored scorer. It does not saturate: a picture past the love references earns more.
+  on tiers, so it is measured leaving the picture's whole task out (`VisionScorer.held_out`):
+  alone it orders 91 % of the within-task tier pairs held out, against 85 % for the paint's
+  coverage alone and 55 % for the anchored scorer. It does not saturate: a picture past the
+  love references earns more.
 - **subject**: whether the picture is nearer its own task's references than the other tasks'
   of its medium: cosine similarity of medium-centred features, averaged per task, a softmax
   over the medium's tasks (``beta``), and the task's share over the best task's. 1 when the
@@ -32,7 +33,7 @@ features standardised over the references) and one of its parts::
 
 Nothing here reads the sketch: the picture alone decides, and the same picture scores the same.
 Every part is refitted without the pictures `VisionScorer` is told to exclude, so a reference
-is measured the way a new painting would be (`held_out_parts`).
+is measured the way a new painting would be (`VisionScorer.held_out`).
 """
 
 from __future__ import annotations
