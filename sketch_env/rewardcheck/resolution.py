@@ -48,8 +48,10 @@ __all__ = [
     "HeldOutScorer",
     "LadderResult",
     "ResolutionReport",
+    "resolution_rows",
     "run_resolution",
     "spearman",
+    "write_resolution_json",
 ]
 
 #: Tier -> rank, best highest (the catalogue's order).
