@@ -6,14 +6,15 @@ whether the sketch or the infrastructure failed), so it is trivially testable an
 of the renderer's types. The pipeline, in order:
 
 1. the outcome ladder (`sketch_env.reward.outcome`) decides whether a fixed reward applies
-   (gate refused -1, infrastructure ``None``, run-time refusal -1, sketch error -0.5, blank
+   (gate refused -1, infrastructure ``None``, run-time refusal -1, sketch error -0.75, blank
    -0.75) or the formula;
 2. the formula sums the terms' contributions (`sketch_env.reward.terms`);
 3. the guards (`sketch_env.reward.guards`) pull the sum towards ``guard_floor``.
 
 The defaults order the outcomes so that the policy learns to paint: a refused reply (-1) < an
-empty canvas (-0.75) < a sketch that painted and then failed (-0.5) < any picture scored by the
-formula (>= 0 unless the dark-mass penalty applies). Swallowing an error in ``try``/``catch``
+empty canvas = a sketch that failed (-0.75, neither a way out of the other: `RewardConfig`
+says why) = a picture a guard floors in full < any picture scored by the formula (>= 0 unless
+the dark-mass penalty applies). Swallowing an error in ``try``/``catch``
 does not turn a failure into a picture: the gate refuses ``try`` statements.
 
 The result is a `RewardBreakdown` whose contributions sum to the reward; `reward_range` says

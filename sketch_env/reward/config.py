@@ -59,11 +59,15 @@ class RewardConfig(JsonConfig):
         gate_weight: Bonus added when the gate passed and the sketch rendered.
         gate_fail_reward: The reward when the gate (or the run-time check) refuses.
         sketch_error_reward: The reward when the sketch threw or timed out; ``None`` scores
-            what it painted with the formula instead.
+            what it painted with the formula instead. Equal to ``blank_reward`` by default:
+            above it, a token stroke followed by an endless loop or a memory bomb out-earned an
+            empty canvas and every guarded degenerate picture (OpenEnv's adversarial floor,
+            issue 29: -0.5 against -0.75), so failing on purpose paid, and a timeout costs the
+            trainer the most render time of any outcome; below it, painting nothing would be
+            the safe way to avoid the error.
         blank_reward: The reward when the sketch ran but left the canvas (nearly) empty: paint
-            on less than ``blank_below`` of it. Below ``sketch_error_reward`` by default, so a
-            policy never learns that painting nothing is safer than painting and failing.
-            ``None`` scores the blank picture with the formula.
+            on less than ``blank_below`` of it. ``None`` scores the blank picture with the
+            formula.
         blank_below: Paint fraction below which a picture counts as blank.
         coverage_floor: Paint fraction below which the coverage term is 0.
         coverage_target: Paint fraction at which the coverage term reaches 1.
@@ -111,7 +115,7 @@ class RewardConfig(JsonConfig):
     coverage_weight: float = 1.0
     gate_weight: float = 0.0
     gate_fail_reward: float = -1.0
-    sketch_error_reward: float | None = -0.5
+    sketch_error_reward: float | None = -0.75
     blank_reward: float | None = -0.75
     blank_below: float = 0.01
     coverage_floor: float = 0.005

@@ -26,7 +26,7 @@ A child's ``last_score`` is therefore ``n`` times its contribution (``n`` = 10 c
 not, so it cannot drift from the reward.
 
 OpenEnv's `Gate` and `Sequential` return 0 when a child fails; this reward's outcomes fail to a
-penalty (-1, -0.75, -0.5), not to 0, so the ladder is named leaves rather than those
+penalty (-1, -0.75), not to 0, so the ladder is named leaves rather than those
 containers. An infrastructure failure has no reward (``None``): the environment does not call
 the rubric then and clears every ``last_score`` (`clear_scores`), so nothing stale is read as
 the step's.

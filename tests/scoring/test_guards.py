@@ -72,11 +72,23 @@ def test_no_guard_fires_on_a_painting(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("picture", "guard"),
-    [("lettering", "lettering"), ("lettering_column", "lettering"), ("darkblob", "flat_mass")],
+    [
+        ("lettering", "lettering"),
+        ("lettering_column", "lettering"),
+        ("darkblob", "flat_mass"),
+        ("stripes", "patchwork"),
+    ],
 )
 def test_the_guard_fires_on_its_degenerate_picture(picture: str, guard: str) -> None:
     factors = guard_factors(measure_picture(Image.open(DATA / f"{picture}.png")))
     assert factors[guard] < 0.5, factors
+
+
+def test_stripes_whose_colours_came_out_alike_are_still_floored() -> None:
+    # Issue 29: at this seed the palette guard does not fire at all; the patchwork guard (many
+    # hues, few marks) takes it to the floor whatever the scorer thought of it.
+    factors = guard_factors(measure_picture(Image.open(DATA / "stripes.png")))
+    assert factors["palette"] == 1.0 and factors["patchwork"] == 0.0
 
 
 def test_noise_trips_the_noise_guard() -> None:

@@ -98,7 +98,9 @@ def test_coverage_pays_only_as_much_as_the_scorer_likes_the_picture(
     assert ok(paint_fraction=0.3, score=Score(preference), config=ungated).coverage_term == 1.0
 
 
-def test_an_empty_canvas_earns_less_than_a_sketch_that_painted_and_failed() -> None:
+def test_a_failure_earns_what_an_empty_canvas_earns_and_a_refusal_less() -> None:
+    # Issue 29: a sketch error at -0.5 let a token stroke followed by an endless loop out-earn
+    # the adversarial floor; under the error penalty, painting nothing would be the safe way out.
     config = RewardConfig()
     blank = ok(paint_fraction=0.004, score=Score(0.0))
     failed = ok(paint_fraction=0.3, sketch_error="unfinished: TypeError")
@@ -106,7 +108,8 @@ def test_an_empty_canvas_earns_less_than_a_sketch_that_painted_and_failed() -> N
     refused = combine(config, FAILED)
     assert blank.status is RewardStatus.BLANK and blank.reward == config.blank_reward
     assert failed.status is RewardStatus.SKETCH_ERROR
-    assert refused.reward < blank.reward < failed.reward < poor.reward  # type: ignore[operator]
+    assert refused.reward < blank.reward == failed.reward < poor.reward  # type: ignore[operator]
+    assert config.guard_floor == config.blank_reward  # a floored picture is an empty canvas
 
 
 def test_blank_and_quality_settings_are_validated() -> None:
@@ -220,7 +223,7 @@ def test_infrastructure_failure_gives_none() -> None:
 
 def test_sketch_error_penalty_or_score_what_was_painted() -> None:
     b = ok(sketch_error="TypeError: brush.bleed is not a function")
-    assert b.reward == -0.5 and b.status == "sketch_error"
+    assert b.reward == RewardConfig().sketch_error_reward and b.status == "sketch_error"
     assert b.sketch_error.startswith("TypeError")
     assert b.coverage == 0.3  # still reported
     lenient = ok(config=RewardConfig(sketch_error_reward=None), sketch_error="timed out")

@@ -18,6 +18,7 @@ import pytest
 from sketch_env.catalog.instructions import POLICY_INSTRUCTIONS
 from sketch_env.catalog.tasks import get_task, load_tasks
 from sketch_env.render.result import RenderStatus
+from sketch_env.reward import RewardConfig
 from sketch_env.scoring.spec import make_scorer
 from sketch_env.trl import (
     TRL_INSTALL_HINT,
@@ -156,7 +157,7 @@ def test_reward_renders_batch_once_and_logs_components(renderer) -> None:
     assert all(isinstance(v, float) for v in values)
     assert values[0] == values[1] and values[0] > 0
     assert values[2] == -1.0  # RewardConfig.gate_fail_reward
-    assert values[3] == -0.5  # RewardConfig.sketch_error_reward
+    assert values[3] == RewardConfig().sketch_error_reward
     assert reward.evaluation.evaluations == 1
     rollouts = reward.last_rollouts
     assert rollouts[0].prompt == get_task("flowers/watercolour").prompt
