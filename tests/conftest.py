@@ -180,11 +180,16 @@ SLOW_TESTS: dict[str, dict[str, str]] = {
     "render/test_render_spin_charged.py": {
         # The clock's rule on plain processes (seconds) stays in the fast tier.
         "test_an_endless_loop_beside_two_trainers_is_always_charged": (
-            "seven batches through Evaluator() beside two processes rendering in a loop"
+            "five batches through Evaluator() beside two processes rendering in a loop"
         ),
     },
     "system/test_bench_previous.py": {
         "test_a_quick_comparison_writes_its_ratios": "two renderers benchmarked side by side",
+    },
+    "pool/test_negatives.py": {
+        "test_a_hardening_round_keeps_the_best_pictures_of_both_searches": (
+            "a blind and a composed search through Chromium against the vision scorer"
+        ),
     },
     "rollout/test_export.py": {
         "test_training_artifacts_become_a_dataset_with_runs_steps_and_groups": (

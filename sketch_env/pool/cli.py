@@ -8,6 +8,8 @@ Examples:
     sketch-env pool refresh --scorer hpsv3     # on a GPU machine with the HPSv3 service up
     sketch-env pool gallery --out runs/pool    # every reference, tasks x tiers, in index.html
     sketch-env pool export-sft runs/sft        # love + ok as prompt -> reply pairs for SFT
+    sketch-env pool negatives                  # rewrite the vision scorer's negative corpus
+    sketch-env pool negatives --harden         # + what searches find against it, one round
 """
 
 from __future__ import annotations
@@ -97,6 +99,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # The deadline of a measurement: a heavy watercolour on a loaded machine needs more than
     # the 30 s a policy's sketch gets.
     add_render_options(gallery, defaults={"deadline_s": 60.0})
+
+    neg = sub.add_parser(
+        "negatives",
+        help="rewrite the vision scorer's negative corpus (negatives.jsonl); measure it into "
+        "vision.npz with `sketch-env pool refresh` afterwards",
+    )
+    neg.add_argument(
+        "--harden",
+        action="store_true",
+        help="keep the corpus and add one round of what a blind and a composed search find "
+        "against the current vision scorer (about 25 minutes on two cores at the default "
+        "budget)",
+    )
+    neg.add_argument(
+        "--budget", type=int, default=400, help="renders of the hardening search (default 400)"
+    )
+    neg.add_argument(
+        "--seed", type=int, default=101, help="seed of the hardening search (default 101)"
+    )
+    neg.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
+    add_render_options(neg, defaults={"deadline_s": 60.0})
 
     sft = sub.add_parser(
         "export-sft",
@@ -283,6 +306,69 @@ def _run_gallery(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _run_negatives(args: argparse.Namespace) -> int:
+    from sketch_env.catalog.references import ReferencePoolError, load_reference_pool
+    from sketch_env.evaluation.evaluator import Evaluator
+    from sketch_env.pool.negatives import (
+        blind_negatives,
+        collage_negatives,
+        search_negatives,
+        write_negatives,
+    )
+    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
+    from sketch_env.render.renderer import SketchRenderer
+    from sketch_env.scoring.vision.scorer import VisionScorer
+    from sketch_env.scoring.vision.pool import load_negatives
+
+    def progress(done: int, total: int, label: str = "") -> None:
+        print(f"\r{label} {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+
+    try:
+        try:
+            kept = list(load_negatives(args.pool_dir))
+        except FileNotFoundError:
+            kept = []
+        with SketchRenderer(render_config_from_args(args)) as renderer:
+            if args.harden:
+                rounds = [int(n.kind[8:]) for n in kept if n.kind.startswith("search-r")]
+                round_number = max(rounds, default=0) + 1
+                evaluator = Evaluator(renderer, VisionScorer(args.pool_dir))
+                new = search_negatives(
+                    evaluator,
+                    round_number,
+                    budget=args.budget,
+                    seed=args.seed,
+                    progress=progress,
+                )
+                corpus = [*kept, *new]
+            else:
+                # The collages take each task's colours from its references' renders.
+                refs = load_reference_pool(args.pool_dir)
+                renders = renderer.render_many_sync(
+                    [r.source for r in refs], seeds=[MEASURE_SEED] * len(refs)
+                )
+                pictures: dict[str, list[Any]] = {}
+                for ref, render in zip(refs, renders, strict=True):
+                    if render.png is None:
+                        raise ValueError(f"reference {ref.id} rendered no picture")
+                    pictures.setdefault(ref.task_id, []).append(render.image().convert("RGB"))
+                searched = [n for n in kept if n.kind.startswith("search-")]
+                new = [*blind_negatives(), *collage_negatives(pictures)]
+                corpus = [*new, *searched]
+        path = write_negatives(corpus, args.pool_dir)
+    except (BrowserNotFoundError, BackendUnavailableError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    except (ReferencePoolError, OSError, ValueError, ImportError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"{len(corpus)} negatives ({len(new)} written now) in {path}; measure them into "
+        "vision.npz with `sketch-env pool refresh`"
+    )
+    return 0
+
+
 def _run_export_sft(args: argparse.Namespace) -> int:
     from sketch_env.catalog.references import ReferencePoolError
     from sketch_env.pool.sft import PROMPT_SOURCES, export_sft
@@ -319,5 +405,6 @@ def run(args: argparse.Namespace) -> int:
         "calibrate": _run_calibrate,
         "gallery": _run_gallery,
         "export-sft": _run_export_sft,
+        "negatives": _run_negatives,
     }
     return actions[args.pool_command](args)

@@ -10,10 +10,12 @@ corpus is reproduced by running them again:
 - `collage_negatives`: random mosaics and collages of brush-mark tiles in a task's own paper
   and colours (`sketch_env.rewardcheck.search.composed`), the raw material of the composed
   search;
-- `search_negatives`: what a composed search found against the current scorer, one round of
-  hardening (``sketch-env pool negatives --rounds``): a discriminator that has seen its own
-  adversary's best pictures. A later search, with another seed, measures what is left
-  (docs/reward.md, "What search finds").
+- `search_negatives`: what a blind and a composed search found against the current vision
+  scorer, one round of hardening (``sketch-env pool negatives --harden``): a discriminator that
+  has seen its own adversary's best pictures. The round attacks `HARDEN_TASKS`, none of
+  ``reward-check --search``'s default tasks, so a later search there, with another seed,
+  measures what the hardening generalised to rather than what it saw (docs/reward.md, "What
+  search finds").
 
 None of them is ever a reference, a probe (``reference_pool/probes``) or anything a report is
 computed on.
@@ -24,8 +26,9 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
@@ -40,11 +43,25 @@ from sketch_env.rewardcheck.search.composed import (
 )
 from sketch_env.scoring.vision.pool import NEGATIVES_FILE, Negative
 
+if TYPE_CHECKING:
+    from sketch_env.evaluation.evaluator import Evaluator
+
 __all__ = [
+    "HARDEN_TASKS",
     "blind_negatives",
     "collage_negatives",
+    "search_negatives",
     "write_negatives",
 ]
+
+#: The tasks a hardening round attacks: one per medium and four subjects, none of them among
+#: the search's default tasks (`sketch_env.rewardcheck.search.DEFAULT_TASKS`).
+HARDEN_TASKS: tuple[str, ...] = (
+    "trees/watercolour",
+    "seascape/charcoal",
+    "flowers/ink_hatching",
+    "landscape/pastel",
+)
 
 
 def blind_negatives(count: int = 240, seed: int = 12345) -> list[Negative]:
@@ -95,6 +112,56 @@ def collage_negatives(
                     compile_placements(library.paper, library.palette, library.motifs, composition),
                 )
             )
+    return out
+
+
+def search_negatives(
+    evaluator: Evaluator,
+    round_number: int,
+    *,
+    tasks: Sequence[str] = HARDEN_TASKS,
+    budget: int = 400,
+    seed: int = 101,
+    per_run: int = 12,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> list[Negative]:
+    """One hardening round: what a blind and a composed search found against ``evaluator``.
+
+    Runs `sketch_env.rewardcheck.search.run_search` (modes ``blind`` and ``composed``) on
+    ``tasks`` and keeps, per task and mode, the ``per_run`` candidates the reward paid most
+    that were scored as pictures: the adversary's best, which no search confuses with a
+    painting of the task (blind programs, mosaics of tiles).
+
+    Args:
+        evaluator: The evaluation to attack (its scorer is the one being hardened).
+        round_number: The round, written into each negative's kind (``search-r1``...).
+        tasks: Task ids to attack.
+        budget: Renders over all tasks and both modes.
+        seed: The search's seed (and every render's).
+        per_run: Negatives kept per task and mode.
+        progress: Passed to the search.
+
+    Returns:
+        The negatives (kind ``search-rN``).
+    """
+    from sketch_env.rewardcheck.search import run_search
+
+    report = run_search(
+        evaluator,
+        tasks=tasks,
+        budget=budget,
+        modes=("blind", "composed"),
+        seed=seed,
+        keep=per_run,
+        progress=progress,
+    )
+    out = []
+    for task in report.tasks:
+        for mode, run in task.runs.items():
+            pictures = [c for c in run.ranked() if c.status == "ok" and c.reward is not None]
+            for k, candidate in enumerate(pictures[:per_run]):
+                name = f"search-r{round_number}-{task.task.id.replace('/', '-')}-{mode}-{k:02d}"
+                out.append(Negative(name, f"search-r{round_number}", candidate.source))
     return out
 
 
