@@ -317,8 +317,8 @@ def _run_negatives(args: argparse.Namespace) -> int:
     )
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.render.renderer import SketchRenderer
-    from sketch_env.scoring.vision.scorer import VisionScorer
     from sketch_env.scoring.vision.pool import load_negatives
+    from sketch_env.scoring.vision.scorer import VisionScorer
 
     def progress(done: int, total: int, label: str = "") -> None:
         print(f"\r{label} {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
