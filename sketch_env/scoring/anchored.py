@@ -60,7 +60,6 @@ Examples:
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import os
@@ -78,7 +77,7 @@ from sketch_env.catalog.references import Reference, find_pool_dir, load_referen
 from sketch_env.catalog.tasks import Task, load_tasks
 from sketch_env.picture.measures import Picture, PictureMeasures
 from sketch_env.picture.pixels import lab, square
-from sketch_env.scoring.base import EMBEDDED_SCALE, Score
+from sketch_env.scoring.base import EMBEDDED_SCALE, Score, score_in_threads
 
 __all__ = [
     "FEATURES_FILE",
@@ -643,11 +642,4 @@ class AnchoredScorer:
     ) -> list[Score]:
         for prompt in set(prompts):
             self.typical(prompt)  # filled once here, not raced for by the threads
-        return list(
-            await asyncio.gather(
-                *(
-                    asyncio.to_thread(self.score_one, im, p)
-                    for im, p in zip(images, prompts, strict=True)
-                )
-            )
-        )
+        return await score_in_threads(self.score_one, images, prompts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -29,6 +29,7 @@ __all__ = [
     "Scorer",
     "ScorerUnavailableError",
     "scale_of",
+    "score_in_threads",
     "score_sync",
 ]
 
@@ -203,3 +204,22 @@ def score_sync(
     except RuntimeError:
         return asyncio.run(scorer.score(images, prompts))
     raise RuntimeError("score_sync() was called inside a running event loop; await scorer.score()")
+
+
+async def score_in_threads(score_one: Callable[..., Score], *columns: Sequence[Any]) -> list[Score]:
+    """``score_one`` on each row of ``columns`` (a picture, and a prompt where it takes one), each
+    call in a worker thread, the scores in order: the embedded scorers' batch call. Their work is
+    numpy, which releases the GIL, so a batch spreads over the cores.
+
+    Args:
+        score_one: Scores one row.
+        *columns: Equally long sequences, one per argument of ``score_one``.
+
+    Returns:
+        One `Score` per row.
+
+    Raises:
+        ValueError: If the columns differ in length.
+    """
+    rows = list(zip(*columns, strict=True))
+    return list(await asyncio.gather(*(asyncio.to_thread(score_one, *row) for row in rows)))

@@ -78,7 +78,6 @@ the picture is measured once and the heuristic scores from those measurements
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -94,7 +93,7 @@ from sketch_env.picture.measures import (
     reads_text,
 )
 from sketch_env.picture.pixels import ImageLike
-from sketch_env.scoring.base import EMBEDDED_SCALE, Score
+from sketch_env.scoring.base import EMBEDDED_SCALE, Score, score_in_threads
 
 __all__ = [
     "HEURISTIC_GUARDS",
@@ -270,9 +269,7 @@ class HeuristicScorer:
             raise ValueError(f"got {len(images)} images but {len(prompts)} prompts")
         if not images:
             return []
-        return list(
-            await asyncio.gather(*(asyncio.to_thread(self.score_one, image) for image in images))
-        )
+        return await score_in_threads(self.score_one, images)
 
     async def score_measured(
         self,
@@ -301,9 +298,7 @@ class HeuristicScorer:
             )
         if any(m.text_read != reads_text(m, self.read_text) for m in measures):
             # Measured with reading set otherwise than this scorer reads: measure again.
-            return list(
-                await asyncio.gather(*(asyncio.to_thread(self.score_one, p) for p in pictures))
-            )
+            return await score_in_threads(self.score_one, pictures)
         return [self.score_one(m) for m in measures]
 
     def __repr__(self) -> str:

@@ -38,7 +38,6 @@ is measured the way a new painting would be (`VisionScorer.held_out`).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import math
 import os
@@ -53,7 +52,7 @@ from PIL import Image
 from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.catalog.tasks import Task, load_tasks
 from sketch_env.scoring.anchored import resolve_anchor
-from sketch_env.scoring.base import EMBEDDED_SCALE, Score
+from sketch_env.scoring.base import EMBEDDED_SCALE, Score, score_in_threads
 from sketch_env.scoring.vision.network import NetworkView, network
 from sketch_env.scoring.vision.pool import PoolVision, load_pool_vision
 
@@ -394,14 +393,7 @@ class VisionScorer:
         """
         if len(images) != len(prompts):
             raise ValueError(f"got {len(images)} images but {len(prompts)} prompts")
-        return list(
-            await asyncio.gather(
-                *(
-                    asyncio.to_thread(self.score_one, im, p)
-                    for im, p in zip(images, prompts, strict=True)
-                )
-            )
-        )
+        return await score_in_threads(self.score_one, images, prompts)
 
     def __repr__(self) -> str:
         return (
