@@ -33,13 +33,16 @@ watercolours as "one mass"):
   top two abstract pastels of sunset bands), colours drawn at random give 8-18: 1 up to 9
   families, 0 at 12. Grids of random rectangles (8.3-10.6) partly slip under it: the anchored
   scorer scores them below 1 anyway; the guard is there for the scorers that do not.
-- ``patchwork``: many hues *and* few marks: flat fills of colours side by side. Twelve
-  random-colour brush stripes measure 8.7-14.2 hue families (seeds 0-15) with 4.8-10.8 % of
-  pixels on an edge, and at 8.7-9.5 families (3 seeds of 16) they slipped under ``palette``
-  in part (-0.42 against the -0.75 floor on ``landscape/ink_hatching``, issue 29). The
-  references' most colourful paintings, the sunset-ribbon and warm-cool pastels (6.9-8.5
-  families, seeds 0-2), are made of strokes: 37-44 % edge pixels; no other reference reaches
-  6 families. 1 from 8 families, 0 under 6; times 1 at 15 % edge pixels or less, 0 from 25 %.
+- ``patchwork``: many hues, few marks *and* strong colour: flat fills of saturated colours side
+  by side. Twelve random-colour brush stripes measure 8.7-14.2 hue families (seeds 0-15), 4.8-10.8
+  % of pixels on an edge and a colourfulness of 86-129; at 8.7-9.5 families (3 seeds of 16) they
+  slipped under ``palette`` in part (-0.42 against the -0.75 floor on
+  ``landscape/ink_hatching``, issue 29). The references' most colourful paintings, the
+  sunset-ribbon and warm-cool pastels (6.9-8.5 families, colourfulness 83-107), are made of
+  strokes: 37-44 % edge pixels; no other reference reaches 6 families. Translucent watercolour
+  circles, whose overlaps mix many hues with soft edges (the abstract/watercolour probes: 6.6-6.8
+  families, 1.5 % edge pixels), are pale: colourfulness 39-41. 1 from 8 families, 0 under 6;
+  times 1 at 15 % edge pixels or less, 0 from 25 %; times 1 from a colourfulness of 80, 0 at 60.
 - ``composition``: a picture that looks the same everywhere (noise, confetti, a checkerboard:
   0.02-0.11 against 0.26-0.94 for the references): 0 below 0.12, 1 above 0.20.
 - ``marks``: a picture made with brushes has marks (the references: 1.0 % of pixels on an edge
@@ -277,6 +280,7 @@ GUARDS: Mapping[str, Guard] = dict(
             "many hues laid down flat, not painted (stripes, a grid of colours)",
             ("hue_families", 6.0, 8.0),
             ("edge_density", 0.25, 0.15),
+            ("colourfulness", 60.0, 80.0),
         ),
         _guard(
             "composition",
