@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from sketch_env import Evaluator, Render, RenderStatus, SketchRenderer
+from sketch_env.catalog.probes import load_probes
 from sketch_env.catalog.references import (
     POOL_ENV,
     TIERS,
@@ -45,6 +46,17 @@ from tests.conftest import require_chromium
 
 REFS = load_reference_pool()
 REF_IDS = [ref.id for ref in REFS]
+#: The probes that are paintings (issue 28's free compositions and the competent and
+#: reference-quality rungs of the ladders): no guard may touch them either. The crude rungs may
+#: be near blank, one flat mass or markless, which is what the guards are for.
+PAINTED_PROBES = {
+    sketch.id: sketch.source
+    for probe in load_probes()
+    for sketch in (
+        *probe.free,
+        *(r for r in probe.ladder if r.kind in ("competent", "reference")),
+    )
+}
 
 # The one render of the whole pool (`pool_renders`) runs in the setup of whichever test asks
 # for it first, and pytest-timeout counts setup: 96 references, about 650 s of single-browser
@@ -93,10 +105,12 @@ def pool_renderer() -> Iterator[SketchRenderer]:
 
 @pytest.fixture(scope="module")
 def pool_renders(pool_renderer: SketchRenderer) -> dict[str, Render]:
-    """Every reference, the blank sketch and the black blob, rendered once with seed 0."""
+    """Every reference, the painted probes, the blank sketch and the black blob, rendered once
+    with seed 0."""
     sources = [ref.source for ref in REFS] + [BLANK_SKETCH, BLACK_BLOB_SKETCH]
+    sources += list(PAINTED_PROBES.values())
     results = pool_renderer.render_many_sync(sources, seeds=0)
-    return dict(zip([*REF_IDS, "_blank", "_blob"], results, strict=True))
+    return dict(zip([*REF_IDS, "_blank", "_blob", *PAINTED_PROBES], results, strict=True))
 
 
 #: The fast tier's slice of the pool: the quickest reference to render of each medium.
@@ -307,7 +321,7 @@ def _assert_stored_features_match(ref_ids: Sequence[str], renders: dict[str, Ren
 
 
 def _guards_touched(ref_ids: Sequence[str], renders: dict[str, Render]) -> dict[str, dict]:
-    """The guards below 1 on each of these references' pictures (none should be)."""
+    """The guards below 1 on each of these pictures (none should be)."""
     touched = {}
     for ref_id in ref_ids:
         factors = guard_factors(measure_picture(renders[ref_id].image()))
@@ -424,6 +438,13 @@ def test_the_stored_features_are_those_of_the_fresh_pictures(
 
 def test_no_guard_touches_any_reference(pool_renders: dict[str, Render]) -> None:
     assert _guards_touched(REF_IDS, pool_renders) == {}
+
+
+def test_no_guard_touches_a_painted_probe(pool_renders: dict[str, Render]) -> None:
+    # Measured when the patchwork guard came in: its first thresholds touched a free
+    # composition of translucent watercolour circles (many mixed hues, soft edges).
+    assert all(pool_renders[i].status is RenderStatus.OK for i in PAINTED_PROBES)
+    assert _guards_touched(list(PAINTED_PROBES), pool_renders) == {}
 
 
 class ConstantScorer:
