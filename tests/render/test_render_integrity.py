@@ -397,6 +397,44 @@ var draw = function () {};
     assert calls.get("square", 0) >= 1, result.api_calls
 
 
+#: One honest stroke, then p5 painting for the sketch (`%s`).
+ON_THE_SKETCHS_BEHALF = """
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background(245, 240, 228);
+  brush.set('2B', '#1f2f7a', 2);
+  brush.line(-100, -100, 100, 100);
+  %s
+}
+"""
+
+
+def test_what_p5_paints_for_the_sketch_is_the_sketchs(renderer: SketchRenderer) -> None:
+    # The harness lets p5 work for itself inside an allowed call, and does not wrap p5's
+    # internals. Neither is a way round the accounting: `background` given something image-like
+    # draws it with p5's `image`, and p5's renderer called straight from the sketch clears the
+    # canvas through WebGL; both are the sketch's calls, each refused by its own rule.
+    inside_allowed, through_internals = renderer.render_many_sync(
+        [
+            ON_THE_SKETCHS_BEHALF % "background(createElement('canvas'));",
+            ON_THE_SKETCHS_BEHALF % "p5.instance._renderer.clear(0.8, 0.1, 0.1, 1);",
+        ],
+        seeds=0,
+    )
+    for result in (inside_allowed, through_internals):
+        assert result.status is RenderStatus.OK, result.errors
+        assert result.brush_draw_calls == 1, result.api_calls
+    assert inside_allowed.primitive_calls == {"image": 1}, inside_allowed.api_calls
+    assert inside_allowed.raw_graphics_calls == {}, inside_allowed.api_calls
+    assert through_internals.raw_graphics_calls == {"webgl.clear": 1}, through_internals.api_calls
+    assert through_internals.primitive_calls == {}, through_internals.api_calls
+    # The clear really painted: the paper is the sketch's red.
+    assert through_internals.array()[10, 10].tolist() == [204, 26, 26]
+    rules = GateConfig(canvas_size=None)
+    assert [i.code for i in runtime_check(inside_allowed, rules)] == ["runtime_primitives"]
+    assert [i.code for i in runtime_check(through_internals, rules)] == ["runtime_raw_graphics"]
+
+
 def test_filters_and_shaders_are_raw_graphics(renderer: SketchRenderer) -> None:
     result = renderer.render_sync(SHADER_FILTER, seed=0)
     assert result.status is RenderStatus.OK, result.errors
