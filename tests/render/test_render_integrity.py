@@ -9,12 +9,13 @@ aliases of p5 primitives are counted, p5.brush's own use of p5 is not.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
 from PIL import Image
@@ -24,9 +25,17 @@ from sketch_env.evaluation import Evaluator, RolloutStatus
 from sketch_env.gate import GateConfig
 from sketch_env.gate.runtime import runtime_check
 from sketch_env.render.config import RenderConfig
+from sketch_env.render.host import FrameSession, HostPage
 from sketch_env.render.readback import ReadbackError, check_png, parse_message
+from sketch_env.render.result import Render
 from sketch_env.reward import RewardConfig, RewardStatus
-from tests.conftest import BARE_SKETCH, GOOD_SKETCH, assert_good_render
+from tests.conftest import (
+    BARE_SKETCH,
+    GOOD_SKETCH,
+    HOSTILE_DEADLINE_S,
+    assert_good_render,
+    require_chromium,
+)
 
 #: A WEBGL canvas that the sketch leaves blank (transparent), and a 2D canvas it paints red:
 #: what an attacker would like scored instead.
@@ -796,6 +805,102 @@ function setup() {
     assert result.status is RenderStatus.OK, (result.status, result.errors)
     assert result.brush_draw_calls == 1
     assert_good_render(renderer)
+
+
+#: One stroke, then empty frames until the deadline: still running when a forgery arrives.
+STILL_RUNNING = """
+function setup() {
+  createCanvas(600, 600, WEBGL);
+  background(245, 240, 228);
+  brush.set('2B', '#1f2f7a', 2);
+  brush.line(-100, -100, 100, 100);
+}
+function draw() {}
+"""
+
+
+async def _call_binding(host: HostPage, context_id: int, payload: str) -> None:
+    """Calls the host's readback binding from one JavaScript context, as an attacker who
+    learnt its secret name would. The harness took the binding off every global object before
+    any sketch code ran, so it is put back, in that context only."""
+    assert host.cdp is not None
+    await host.cdp.send("Runtime.removeBinding", {"name": host.binding})
+    await host.cdp.send(
+        "Runtime.addBinding", {"name": host.binding, "executionContextId": context_id}
+    )
+    call = f"globalThis[{json.dumps(host.binding)}]({json.dumps(payload)})"
+    await host.cdp.send("Runtime.evaluate", {"expression": call, "contextId": context_id})
+
+
+async def _render_forged(
+    renderer: SketchRenderer, forge: Callable[[HostPage, FrameSession], Awaitable[None]]
+) -> Render:
+    """Renders `STILL_RUNNING` and, once its harness has reported its start, runs ``forge``
+    on the frame's host page and session."""
+    task = asyncio.ensure_future(renderer.render(STILL_RUNNING, seed=0))
+    while True:
+        assert not task.done(), task.result()
+        assert renderer._frames is not None
+        running = [
+            host
+            for host in renderer._frames._hosts.values()
+            if host.active is not None and host.active.session.context_id is not None
+        ]
+        if running:
+            break
+        await asyncio.sleep(0.01)
+    (host,) = running
+    assert host.active is not None
+    await forge(host, host.active.session)
+    return await task
+
+
+def test_a_leaked_readback_binding_still_cannot_report() -> None:
+    # Defence in depth behind the binding's secrecy: a message that fails its checks, or a
+    # well-formed result with the render's own token sent from another JavaScript context (an
+    # isolated world of the sketch's frame), ends the render as a violation; nothing of it is
+    # kept, and the forged red picture is never scored.
+    red = io.BytesIO()
+    Image.new("RGB", (600, 600), (200, 30, 30)).save(red, format="PNG")
+    picture = "data:image/png;base64," + base64.b64encode(red.getvalue()).decode()
+
+    async def garbage(host: HostPage, session: FrameSession) -> None:
+        assert session.context_id is not None
+        await _call_binding(host, session.context_id, "not a result")
+
+    async def elsewhere(host: HostPage, session: FrameSession) -> None:
+        assert host.cdp is not None
+        tree = await host.cdp.send("Page.getFrameTree")
+        (frame_id,) = [
+            child["frame"]["id"]
+            for child in tree["frameTree"].get("childFrames", [])
+            if child["frame"]["url"].startswith(session.origin)
+        ]
+        world = await host.cdp.send(
+            "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": "leak"}
+        )
+        forged = _message(
+            t=session.token,
+            started=True,
+            userCanvas=True,
+            canvasKind="webgl",
+            width=600,
+            height=600,
+            api={"brush.line": 1, "brush:paint": 1},
+            image=picture,
+        )
+        await _call_binding(host, world["executionContextId"], forged)
+
+    # A browser of its own whose frame cap the render never reaches.
+    require_chromium()
+    config = RenderConfig(pool_size=1, deadline_s=HOSTILE_DEADLINE_S, max_frames=1_000_000)
+    with SketchRenderer(config) as leaky:
+        for forge, problem in ((garbage, "not JSON"), (elsewhere, "another JavaScript context")):
+            result = leaky.run_coroutine(_render_forged(leaky, forge)).result(120)
+            assert result.status is RenderStatus.HARNESS_VIOLATION, (result.status, result.errors)
+            assert any(problem in e for e in result.errors), result.errors
+            assert result.png is None and result.api_calls is None
+        assert_good_render(leaky)
 
 
 def test_playwrights_own_binding_cannot_kill_the_driver(renderer: SketchRenderer) -> None:
