@@ -407,15 +407,7 @@ var draw = function () {};
 
 
 #: One honest stroke, then p5 painting for the sketch (`%s`).
-ON_THE_SKETCHS_BEHALF = """
-function setup() {
-  createCanvas(600, 600, WEBGL);
-  background(245, 240, 228);
-  brush.set('2B', '#1f2f7a', 2);
-  brush.line(-100, -100, 100, 100);
-  %s
-}
-"""
+ON_THE_SKETCHS_BEHALF = BARE_SKETCH.replace("noLoop();", "%s")
 
 
 def test_what_p5_paints_for_the_sketch_is_the_sketchs(renderer: SketchRenderer) -> None:
@@ -808,15 +800,7 @@ function setup() {
 
 
 #: One stroke, then empty frames until the deadline: still running when a forgery arrives.
-STILL_RUNNING = """
-function setup() {
-  createCanvas(600, 600, WEBGL);
-  background(245, 240, 228);
-  brush.set('2B', '#1f2f7a', 2);
-  brush.line(-100, -100, 100, 100);
-}
-function draw() {}
-"""
+STILL_RUNNING = BARE_SKETCH.replace("noLoop();", "") + "function draw() {}\n"
 
 
 async def _call_binding(host: HostPage, context_id: int, payload: str) -> None:
