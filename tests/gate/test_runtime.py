@@ -37,6 +37,10 @@ def test_runtime_gate_switches_and_what_it_leaves_alone() -> None:
     ((code, reason),) = runtime_gate(GateConfig(), "ok", {"brush.line": 1})
     assert code == "runtime_no_brush_paint" and "zero-length" in reason
     assert runtime_gate(GateConfig(), "ok", {"brush.line": 1, "brush:paint": 1}) == []
+    # The rule is a drawing call *and* paint: p5.brush paint reached without any drawing call
+    # (through one of its objects' methods the accounting does not count) is refused as well.
+    ((code, reason),) = runtime_gate(GateConfig(), "ok", {"brush:paint": 3})
+    assert code == "runtime_no_brush_paint" and "no p5.brush drawing call" in reason
     assert runtime_gate(GateConfig(require_brush_paint=False), "ok", {"brush.line": 1}) == []
     # Nothing measured (e.g. a render made before the accounting existed): no refusal, except
     # a harness violation, which always is one.

@@ -9,12 +9,13 @@ aliases of p5 primitives are counted, p5.brush's own use of p5 is not.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import json
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
 from PIL import Image
@@ -24,9 +25,17 @@ from sketch_env.evaluation import Evaluator, RolloutStatus
 from sketch_env.gate import GateConfig
 from sketch_env.gate.runtime import runtime_check
 from sketch_env.render.config import RenderConfig
+from sketch_env.render.host import FrameSession, HostPage
 from sketch_env.render.readback import ReadbackError, check_png, parse_message
+from sketch_env.render.result import Render
 from sketch_env.reward import RewardConfig, RewardStatus
-from tests.conftest import BARE_SKETCH, GOOD_SKETCH, assert_good_render
+from tests.conftest import (
+    BARE_SKETCH,
+    GOOD_SKETCH,
+    HOSTILE_DEADLINE_S,
+    assert_good_render,
+    require_chromium,
+)
 
 #: A WEBGL canvas that the sketch leaves blank (transparent), and a 2D canvas it paints red:
 #: what an attacker would like scored instead.
@@ -397,6 +406,36 @@ var draw = function () {};
     assert calls.get("square", 0) >= 1, result.api_calls
 
 
+#: One honest stroke, then p5 painting for the sketch (`%s`).
+ON_THE_SKETCHS_BEHALF = BARE_SKETCH.replace("noLoop();", "%s")
+
+
+def test_what_p5_paints_for_the_sketch_is_the_sketchs(renderer: SketchRenderer) -> None:
+    # The harness lets p5 work for itself inside an allowed call, and does not wrap p5's
+    # internals. Neither is a way round the accounting: `background` given something image-like
+    # draws it with p5's `image`, and p5's renderer called straight from the sketch clears the
+    # canvas through WebGL; both are the sketch's calls, each refused by its own rule.
+    inside_allowed, through_internals = renderer.render_many_sync(
+        [
+            ON_THE_SKETCHS_BEHALF % "background(createElement('canvas'));",
+            ON_THE_SKETCHS_BEHALF % "p5.instance._renderer.clear(0.8, 0.1, 0.1, 1);",
+        ],
+        seeds=0,
+    )
+    for result in (inside_allowed, through_internals):
+        assert result.status is RenderStatus.OK, result.errors
+        assert result.brush_draw_calls == 1, result.api_calls
+    assert inside_allowed.primitive_calls == {"image": 1}, inside_allowed.api_calls
+    assert inside_allowed.raw_graphics_calls == {}, inside_allowed.api_calls
+    assert through_internals.raw_graphics_calls == {"webgl.clear": 1}, through_internals.api_calls
+    assert through_internals.primitive_calls == {}, through_internals.api_calls
+    # The clear really painted: the paper is the sketch's red.
+    assert through_internals.array()[10, 10].tolist() == [204, 26, 26]
+    rules = GateConfig(canvas_size=None)
+    assert [i.code for i in runtime_check(inside_allowed, rules)] == ["runtime_primitives"]
+    assert [i.code for i in runtime_check(through_internals, rules)] == ["runtime_raw_graphics"]
+
+
 def test_filters_and_shaders_are_raw_graphics(renderer: SketchRenderer) -> None:
     result = renderer.render_sync(SHADER_FILTER, seed=0)
     assert result.status is RenderStatus.OK, result.errors
@@ -758,6 +797,94 @@ function setup() {
     assert result.status is RenderStatus.OK, (result.status, result.errors)
     assert result.brush_draw_calls == 1
     assert_good_render(renderer)
+
+
+#: One stroke, then empty frames until the deadline: still running when a forgery arrives.
+STILL_RUNNING = BARE_SKETCH.replace("noLoop();", "") + "function draw() {}\n"
+
+
+async def _call_binding(host: HostPage, context_id: int, payload: str) -> None:
+    """Calls the host's readback binding from one JavaScript context, as an attacker who
+    learnt its secret name would. The harness took the binding off every global object before
+    any sketch code ran, so it is put back, in that context only."""
+    assert host.cdp is not None
+    await host.cdp.send("Runtime.removeBinding", {"name": host.binding})
+    await host.cdp.send(
+        "Runtime.addBinding", {"name": host.binding, "executionContextId": context_id}
+    )
+    call = f"globalThis[{json.dumps(host.binding)}]({json.dumps(payload)})"
+    await host.cdp.send("Runtime.evaluate", {"expression": call, "contextId": context_id})
+
+
+async def _render_forged(
+    renderer: SketchRenderer, forge: Callable[[HostPage, FrameSession], Awaitable[None]]
+) -> Render:
+    """Renders `STILL_RUNNING` and, once its harness has reported its start, runs ``forge``
+    on the frame's host page and session."""
+    task = asyncio.ensure_future(renderer.render(STILL_RUNNING, seed=0))
+    while True:
+        assert not task.done(), task.result()
+        assert renderer._frames is not None
+        running = [
+            host
+            for host in renderer._frames._hosts.values()
+            if host.active is not None and host.active.session.context_id is not None
+        ]
+        if running:
+            break
+        await asyncio.sleep(0.01)
+    (host,) = running
+    assert host.active is not None
+    await forge(host, host.active.session)
+    return await task
+
+
+def test_a_leaked_readback_binding_still_cannot_report() -> None:
+    # Defence in depth behind the binding's secrecy: a message that fails its checks, or a
+    # well-formed result with the render's own token sent from another JavaScript context (an
+    # isolated world of the sketch's frame), ends the render as a violation; nothing of it is
+    # kept, and the forged red picture is never scored.
+    red = io.BytesIO()
+    Image.new("RGB", (600, 600), (200, 30, 30)).save(red, format="PNG")
+    picture = "data:image/png;base64," + base64.b64encode(red.getvalue()).decode()
+
+    async def garbage(host: HostPage, session: FrameSession) -> None:
+        assert session.context_id is not None
+        await _call_binding(host, session.context_id, "not a result")
+
+    async def elsewhere(host: HostPage, session: FrameSession) -> None:
+        assert host.cdp is not None
+        tree = await host.cdp.send("Page.getFrameTree")
+        (frame_id,) = [
+            child["frame"]["id"]
+            for child in tree["frameTree"].get("childFrames", [])
+            if child["frame"]["url"].startswith(session.origin)
+        ]
+        world = await host.cdp.send(
+            "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": "leak"}
+        )
+        forged = _message(
+            t=session.token,
+            started=True,
+            userCanvas=True,
+            canvasKind="webgl",
+            width=600,
+            height=600,
+            api={"brush.line": 1, "brush:paint": 1},
+            image=picture,
+        )
+        await _call_binding(host, world["executionContextId"], forged)
+
+    # A browser of its own whose frame cap the render never reaches.
+    require_chromium()
+    config = RenderConfig(pool_size=1, deadline_s=HOSTILE_DEADLINE_S, max_frames=1_000_000)
+    with SketchRenderer(config) as leaky:
+        for forge, problem in ((garbage, "not JSON"), (elsewhere, "another JavaScript context")):
+            result = leaky.run_coroutine(_render_forged(leaky, forge)).result(120)
+            assert result.status is RenderStatus.HARNESS_VIOLATION, (result.status, result.errors)
+            assert any(problem in e for e in result.errors), result.errors
+            assert result.png is None and result.api_calls is None
+        assert_good_render(leaky)
 
 
 def test_playwrights_own_binding_cannot_kill_the_driver(renderer: SketchRenderer) -> None:

@@ -7,7 +7,7 @@ penalty in one run of two. The clock now charges a render at the cap when its Ja
 was busy all along (it burned whatever CPU it was given); only a render the machine held back
 (its thread blocked or stopped, not spinning) ends ``crashed``.
 
-The first two tests hold the clock's rule on plain processes (seconds); the last renders the
+The first three tests hold the clock's rules on plain processes (seconds); the last renders the
 issue's case through `Evaluator()` under the issue's load, repeatedly (minutes: ``slow``).
 """
 
@@ -38,6 +38,8 @@ from tests.render.loadgen import EXIT_WITH_PARENT, load_generators
 
 #: A process that spins until killed (and ends itself if pytest is killed first).
 SPIN = [sys.executable, "-c", EXIT_WITH_PARENT + "while True: pass"]
+#: A process that waits until killed, using no CPU (likewise).
+WAIT = [sys.executable, "-c", EXIT_WITH_PARENT + "_time.sleep(3600)"]
 
 
 @pytest.fixture
@@ -91,6 +93,26 @@ def test_a_stopped_render_is_the_machines_fault_at_the_wall_cap():
         )
         assert _verdict(clock) == MACHINE, clock.describe()
         assert clock.wall_s >= clock.cap_s and clock.busy_share < SPIN_FRACTION
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def test_a_render_that_waits_for_ever_is_charged_at_its_budget():
+    if not schedstat_available():
+        pytest.skip("this kernel does not report per-thread run-queue waits")
+    # A sketch that awaits a promise that never resolves uses no CPU, and nothing holds it
+    # back: its wall time is its own, so it is charged when its budget is spent, not left to
+    # run to the wall cap (where, never busy, it would end as the machine's fault).
+    proc = subprocess.Popen(WAIT)
+    try:
+        time.sleep(1.0)  # past the interpreter's start-up, asleep
+        clock = SketchClock(
+            lambda: [psutil.Process(proc.pid)], deadline_s=0.5, max_wall_factor=4.0, poll_s=0.05
+        )
+        assert _verdict(clock) == SKETCH, clock.describe()
+        assert clock.deadline_s <= clock.wall_s < clock.cap_s, clock.describe()
+        assert clock.busy_share < SPIN_FRACTION, clock.describe()
     finally:
         proc.kill()
         proc.wait(timeout=10)

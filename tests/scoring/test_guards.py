@@ -7,7 +7,9 @@ Paintings and hacks are real p5.brush renders (tests/data/rendered, see its READ
 
 from __future__ import annotations
 
+import colorsys
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -96,3 +98,49 @@ def test_noise_trips_the_noise_guard() -> None:
     noise = rng.integers(0, 256, size=(600, 600, 3), dtype=np.uint8)
     factors = guard_factors(measure_picture(noise))
     assert factors["noise"] == 0.0 and factors["composition"] == 0.0
+
+
+def _square(side: int) -> np.ndarray:
+    """Paper with one flat square of paint ``side`` pixels wide."""
+    picture = np.full((600, 600, 3), 245, np.uint8)
+    picture[300 : 300 + side, 280 : 280 + side] = (30, 50, 120)
+    return picture
+
+
+def _confetti() -> np.ndarray:
+    """Blocks of colour, each of a random hue."""
+    rng = np.random.default_rng(0)
+    picture = np.empty((600, 600, 3), np.uint8)
+    for top in range(0, 600, 40):
+        for left in range(0, 600, 40):
+            hue = rng.random()
+            rgb = colorsys.hsv_to_rgb(hue, 0.8, 0.85)
+            picture[top : top + 40, left : left + 40] = [round(255 * c) for c in rgb]
+    return picture
+
+
+def _wash() -> np.ndarray:
+    """A smooth gradient over the whole canvas: no step from one pixel to the next a mark
+    would make."""
+    t = np.linspace(0.0, 1.0, 600)[:, None, None]
+    light, dark = np.array([200, 210, 235]), np.array([80, 110, 175])
+    return np.broadcast_to(light + (dark - light) * t, (600, 600, 3)).astype(np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("make", "guard"),
+    [(_confetti, "palette"), (_wash, "marks")],
+    ids=["confetti-palette", "wash-marks"],
+)
+def test_the_guard_floors_its_synthesised_picture(
+    make: Callable[[], np.ndarray], guard: str
+) -> None:
+    factors = guard_factors(measure_picture(make()))
+    assert factors[guard] == 0.0, factors
+
+
+def test_a_picture_just_above_the_blank_line_is_pulled_part_way() -> None:
+    # The ladder's blank rung takes every picture under 1 % paint; the near_blank guard carries
+    # on from there, pulling a picture of 1.4 % part of the way to the floor.
+    assert 0.0 < guard_factors(measure_picture(_square(70)))["near_blank"] < 1.0
+    assert guard_factors(measure_picture(_square(40)))["near_blank"] == 0.0
