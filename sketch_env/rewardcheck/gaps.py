@@ -69,8 +69,9 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
             "references, which still paint the picture, reach the maximum"
         ),
         resolution=(
-            "tiers 55 % (chance 50 %), 29 of 96 references at the maximum: it cannot tell a "
-            "fine painting from a weak one"
+            "tiers 54 % (chance 50 %), 43 of 96 references at the maximum, six ladders rho "
+            "-0.20-0.94, 1 of 12 free compositions above its task's weak median: it cannot tell "
+            "a fine painting from a weak one"
         ),
     ),
     "vision": MeasuredGap(
@@ -94,8 +95,8 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
             "train on alone"
         ),
         resolution=(
-            "tiers 82.5 % held out, 0 of 96 at the maximum; ladders rho 0.94-1.00; "
-            "8 of 8 free compositions above their task's weak median; wrong subject 60 %"
+            "tiers 82.5 % held out, 0 of 96 at the maximum; six ladders rho 0.94-1.00; "
+            "10 of 12 free compositions above their task's weak median; wrong subject 60 %"
         ),
     ),
     "heuristic": MeasuredGap(
