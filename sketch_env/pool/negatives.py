@@ -33,7 +33,12 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from sketch_env.catalog.references import find_pool_dir
-from sketch_env.rewardcheck.search import compile_genome, mutate_genome, random_genome
+from sketch_env.rewardcheck.search import (
+    compile_genome,
+    mutate_genome,
+    random_genome,
+    run_search,
+)
 from sketch_env.rewardcheck.search.composed import (
     TileLibrary,
     compile_placements,
@@ -144,8 +149,6 @@ def search_negatives(
     Returns:
         The negatives (kind ``search-rN``).
     """
-    from sketch_env.rewardcheck.search import run_search
-
     report = run_search(
         evaluator,
         tasks=tasks,
