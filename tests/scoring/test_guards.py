@@ -144,3 +144,14 @@ def test_a_picture_just_above_the_blank_line_is_pulled_part_way() -> None:
     # on from there, pulling a picture of 1.4 % part of the way to the floor.
     assert 0.0 < guard_factors(measure_picture(_square(70)))["near_blank"] < 1.0
     assert guard_factors(measure_picture(_square(40)))["near_blank"] == 0.0
+
+
+def test_the_same_pixels_are_measured_once_and_any_change_is_measured_again() -> None:
+    image = Image.open(DATA / "flower.png")
+    first = measure_picture(image)
+    assert measure_picture(image.copy()) is first  # by content, not by object
+    assert measure_picture(image, read_text=False) is not first
+    changed = np.array(image.convert("RGB"))
+    changed[300:340, 300:340] = (20, 20, 20)
+    again = measure_picture(changed)
+    assert again != first
