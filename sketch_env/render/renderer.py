@@ -315,7 +315,19 @@ class SketchRenderer(RendererBase):
                 drained = await drain_gpu(page, slot.browser, self.config.drain_timeout_s)
                 finished = not drained or await self._frames.finish(slot.index, frame, True)
             if not drained:
+                gone = not slot.browser.is_connected()
                 await self._replace_quietly(slot, kill=True)
+                if gone:
+                    # The browser died after the picture, while its GPU was drained: killed
+                    # from outside (the OOM killer, a test) or crashed by what the sketch left
+                    # running. A retry in a fresh browser tells them apart (a sketch that kills
+                    # every attempt is charged, `_render_checked`); charging leftover work here
+                    # blamed the sketch for a browser killed from outside (a fast test killing
+                    # the browser 1 s into a 1.07 s render saw it).
+                    raise _CrashDuringRender(
+                        "the browser died after the picture, while its GPU was drained",
+                        attempt.render,
+                    )
                 if finished:
                     return Attempt(_charge_leftover(attempt.render, self.config, start), False)
                 return attempt
