@@ -12,10 +12,7 @@ reads it. Reading text works on the full-resolution picture. Everything is deter
 
 from __future__ import annotations
 
-import hashlib
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 
@@ -23,7 +20,7 @@ import numpy as np
 from PIL import Image
 
 from sketch_env.picture.paint import Paint, find_paint, paint_mask
-from sketch_env.picture.pixels import ImageLike, reduced, to_rgb_array
+from sketch_env.picture.pixels import ImageLike, PixelMemory, reduced, to_rgb_array
 from sketch_env.picture.reading import TextReader
 
 __all__ = [
@@ -52,9 +49,7 @@ _READER = TextReader()
 #: picture's 0.2-0.45 s on one core, docs/reward.md), and the same pixels come back: a GRPO group
 #: whose samples collapsed to one picture, a rollout scored again, the reference pool read by
 #: several checks in one process (the slow test tier measured all 96 references three times).
-_MEASURED: OrderedDict[tuple[bytes, bool], PictureMeasures] = OrderedDict()
-_MEASURED_LOCK = threading.Lock()
-_MEASURED_SIZE = 256
+_MEASURED: PixelMemory[PictureMeasures] = PixelMemory(256)
 
 
 class Picture:
@@ -210,28 +205,13 @@ def measure_picture(image: ImageLike | Picture, *, read_text: bool = True) -> Pi
         0.0
     """
     picture = Picture.of(image)
-    pixels = np.ascontiguousarray(picture.rgb)
-    digest = hashlib.blake2b(pixels.data, digest_size=16)
-    digest.update(repr(pixels.shape).encode())
-    key = (digest.digest(), read_text)
-    with _MEASURED_LOCK:
-        known = _MEASURED.get(key)
-        if known is not None:
-            _MEASURED.move_to_end(key)
-            return known
-    measures = _measure(picture, read_text)
-    with _MEASURED_LOCK:
-        _MEASURED[key] = measures
-        while len(_MEASURED) > _MEASURED_SIZE:
-            _MEASURED.popitem(last=False)
-    return measures
+    return _MEASURED.recall(picture.rgb, lambda: _measure(picture, read_text), read_text)
 
 
 def forget_measurements() -> None:
     """Empties `measure_picture`'s memory of recent pictures (a benchmark timing the measurement
     itself calls it before each timed call)."""
-    with _MEASURED_LOCK:
-        _MEASURED.clear()
+    _MEASURED.clear()
 
 
 def _measure(picture: Picture, read_text: bool) -> PictureMeasures:

@@ -9,14 +9,18 @@ resolution), and converted to CIELAB where a distance should be perceptual.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
-from typing import TypeAlias
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeAlias, TypeVar
 
 import numpy as np
 from PIL import Image
 
-__all__ = ["ImageLike", "lab", "reduced", "square", "to_rgb_array"]
+__all__ = ["ImageLike", "PixelMemory", "lab", "reduced", "square", "to_rgb_array"]
 
 ImageLike: TypeAlias = "Image.Image | np.ndarray | bytes"
 
@@ -103,3 +107,51 @@ def lab(rgb: np.ndarray) -> np.ndarray:
         ],
         axis=-1,
     )
+
+
+_T = TypeVar("_T")
+
+
+class PixelMemory(Generic[_T]):
+    """What was computed from the last ``size`` pictures, by their pixels (a BLAKE2b digest of
+    the array and its shape): the same picture is computed once, thread-safely.
+
+    Args:
+        size: How many pictures to remember (least recently used forgotten first).
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[tuple[bytes, Hashable], _T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def recall(self, pixels: np.ndarray, compute: Callable[[], _T], variant: Hashable = None) -> _T:
+        """The value remembered for these pixels (and ``variant``), or ``compute()``'s.
+
+        Args:
+            pixels: The picture's pixels.
+            compute: Computes the value when it is not remembered.
+            variant: What else the value depends on (e.g. whether text was read).
+
+        Returns:
+            The value.
+        """
+        data = np.ascontiguousarray(pixels)
+        digest = hashlib.blake2b(data.data, digest_size=16)
+        digest.update(repr(data.shape).encode())
+        key = (digest.digest(), variant)
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = compute()
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        """Forgets every picture."""
+        with self._lock:
+            self._values.clear()

@@ -38,11 +38,8 @@ is measured the way a new painting would be (`VisionScorer.held_out`).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -51,6 +48,7 @@ from PIL import Image
 
 from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.catalog.tasks import Task, load_tasks
+from sketch_env.picture.pixels import PixelMemory
 from sketch_env.scoring.anchored import resolve_anchor
 from sketch_env.scoring.base import EMBEDDED_SCALE, Score, score_in_threads
 from sketch_env.scoring.vision.network import NetworkView, network
@@ -120,8 +118,7 @@ class VisionParts:
     anchor: str
 
 
-_VIEWS: OrderedDict[bytes, NetworkView] = OrderedDict()
-_VIEWS_LOCK = threading.Lock()
+_VIEWS: PixelMemory[NetworkView] = PixelMemory(64)
 
 
 def _view(image: Image.Image) -> NetworkView:
@@ -129,18 +126,7 @@ def _view(image: Image.Image) -> NetworkView:
     under several prompts (the resolution check's subject pairs, a reward check's prompt swap)
     costs one pass (0.1 s) instead of one a prompt."""
     rgb = image.convert("RGB")
-    key = hashlib.blake2b(rgb.tobytes(), digest_size=16).digest() + repr(rgb.size).encode()
-    with _VIEWS_LOCK:
-        found = _VIEWS.get(key)
-        if found is not None:
-            _VIEWS.move_to_end(key)
-            return found
-    view = network()(rgb)
-    with _VIEWS_LOCK:
-        _VIEWS[key] = view
-        while len(_VIEWS) > 64:
-            _VIEWS.popitem(last=False)
-    return view
+    return _VIEWS.recall(np.asarray(rgb), lambda: network()(rgb))
 
 
 class VisionScorer:
