@@ -179,7 +179,7 @@ SLOW_TESTS: dict[str, dict[str, str]] = {
     },
     "render/test_render_spin_charged.py": {
         # The clock's rule on plain processes (seconds) stays in the fast tier.
-        "test_an_endless_loop_beside_two_trainers_is_always_charged": (
+        "test_endless_loops_beside_two_trainers_are_always_charged": (
             "five batches through Evaluator() beside two processes rendering in a loop"
         ),
     },
