@@ -142,7 +142,7 @@ SLOW_TESTS: dict[str, dict[str, str]] = {
         "test_interpreter_exit_closes_browsers_without_hanging": "a fresh interpreter with a pool",
         "test_repeated_browser_failure_is_reported_as_crashed": "browsers killed until it gives up",
     },
-    "scoring/test_reading.py": {
+    "picture/test_reading.py": {
         "test_reading_work_is_bounded_and_fails_closed_at_the_bound": "pages of letters read",
     },
     "trl/test_artifacts.py": {

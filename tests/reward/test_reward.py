@@ -38,7 +38,7 @@ CLEAR = dict.fromkeys(GUARD_NAMES, 1.0)
 
 def combine(*args: Any, **kwargs: Any) -> RewardBreakdown:
     """`sketch_env.scoring.reward.combine` for the formula's tests: a clean picture's guards
-    unless a test says otherwise (the guards have their own tests, tests/scoring/test_guards.py)."""
+    unless a test says otherwise (the guards have their own tests, tests/picture/test_guards.py)."""
     kwargs.setdefault("guards", CLEAR)
     return combine_reward(*args, **kwargs)
 
