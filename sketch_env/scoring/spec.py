@@ -63,8 +63,8 @@ HPSV3_URL_ENV = "SKETCH_ENV_HPSV3_URL"
 @dataclass(frozen=True)
 class Embedded:
     """An embedded scorer, as its spec names it: where its class lives and which keyword
-    arguments its spec parameters are (a parameter's type reads its text: ``float``, or ``bool``
-    as 0/1). A class that takes ``pool_dir`` is given `EvaluationConfig.pool_dir`.
+    arguments its spec parameters are (a parameter's type reads its text: ``float``, ``int``, or
+    ``bool`` as 0/1). A class that takes ``pool_dir`` is given `EvaluationConfig.pool_dir`.
 
     Args:
         form: The spec's form, as error messages show it.
@@ -99,10 +99,16 @@ EMBEDDED_SCORERS: Mapping[str, Embedded] = {
         {"read_text": bool},
     ),
     "vision": Embedded(
-        "vision[?beta=B&painting_knee=P&realism_slack=S]",
+        "vision[?beta=B&painting_knee=P&realism_slack=S&refit_every=N&refit_window=W]",
         "sketch_env.scoring.vision.scorer",
         "VisionScorer",
-        {"beta": float, "painting_knee": float, "realism_slack": float},
+        {
+            "beta": float,
+            "painting_knee": float,
+            "realism_slack": float,
+            "refit_every": int,
+            "refit_window": int,
+        },
     ),
 }
 
@@ -167,6 +173,13 @@ def _embedded_params(spec: str, kind: str, params: Mapping[str, str]) -> dict[st
             if text.lower() not in ("0", "1", "true", "false"):
                 raise ValueError(f"scorer spec {spec!r}: {name} must be 0 or 1, got {text!r}")
             out[name] = text.lower() in ("1", "true")
+        elif known[name] is int:
+            try:
+                out[name] = int(text)
+            except ValueError:
+                raise ValueError(
+                    f"scorer spec {spec!r}: {name} must be a whole number, got {text!r}"
+                ) from None
         else:
             try:
                 out[name] = float(text)

@@ -31,17 +31,26 @@ features standardised over the references) and one of its parts::
   paintings (random genomes, random collages of brush marks, what earlier composed searches
   found). Full marks from a probability of ``painting_knee`` up.
 
-Nothing here reads the sketch: the picture alone decides, and the same picture scores the same.
+Nothing here reads the sketch: the picture alone decides, and the same picture scores the same,
+unless the discriminator is asked to keep learning (``refit_every``): then it is refitted, every
+``refit_every`` pictures scored, with the last ``refit_window`` of them added to its negatives,
+the way an adversarial GRPO run trains its reward model against the policy's recent samples. A
+policy that found what the fixed discriminator misses (a search does, on two of four tasks) is
+then chasing a moving target; the price is a reward that depends on what was scored before.
 Every part is refitted without the pictures `VisionScorer` is told to exclude, so a reference
 is measured the way a new painting would be (`VisionScorer.held_out`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
+import threading
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -148,6 +157,12 @@ class VisionScorer:
             units of that range (and how fast it falls).
         painting_knee: Discriminator probability from which the painting factor is 1.
         painting_lambda: L2 strength of the discriminator.
+        refit_every: Refit the discriminator every this many pictures scored, with the recent
+            ones as negatives (0, the default: never; the scorer is then a pure function of
+            the picture and the prompt). Only `score`, the batch call an `Evaluator` makes,
+            counts pictures.
+        refit_window: How many of the most recent pictures scored the refit takes as
+            negatives.
 
     Raises:
         FileNotFoundError: If the pool has no ``vision.npz``.
@@ -175,12 +190,19 @@ class VisionScorer:
         realism_slack: float = 1.0,
         painting_knee: float = 0.6,
         painting_lambda: float = 300.0,
+        refit_every: int = 0,
+        refit_window: int = 2048,
     ) -> None:
         for label, value in (("beta", beta), ("quality_slope", quality_slope)):
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"VisionScorer {label} must be a positive number, got {value}")
         if not 0 < painting_knee <= 1:
             raise ValueError(f"painting_knee must lie in (0, 1], got {painting_knee}")
+        if refit_every < 0 or refit_window < 1:
+            raise ValueError(
+                "refit_every must be 0 (never) or more and refit_window at least 1, got "
+                f"{refit_every} and {refit_window}"
+            )
         self.pool_dir = pool_dir
         self.beta, self.subject_power = beta, subject_power
         self.quality_midpoint, self.quality_slope = quality_midpoint, quality_slope
@@ -188,7 +210,7 @@ class VisionScorer:
         self.painting_lambda = painting_lambda
         self.excluded = frozenset(exclude)
         self.excluded_from_quality = frozenset(exclude_from_quality) | self.excluded
-        self._options = {
+        self._options: dict[str, Any] = {
             "beta": beta,
             "subject_power": subject_power,
             "quality_midpoint": quality_midpoint,
@@ -206,6 +228,12 @@ class VisionScorer:
         self.tasks: tuple[Task, ...] = tuple(load_tasks())
         self._fit(vision, keep)
         self._held_out: dict[str, VisionScorer] = {}
+        self.refit_every, self.refit_window = int(refit_every), int(refit_window)
+        #: Discriminator refits so far (see ``refit_every``).
+        self.refits = 0
+        self._recent: deque[np.ndarray] = deque(maxlen=self.refit_window)
+        self._unseen = 0
+        self._refit_lock = threading.Lock()
 
     # ---------------------------------------------------------------------------------------
     # Fitting (at start, from the pool's stored features).
@@ -252,10 +280,12 @@ class VisionScorer:
                 min(found),
                 float(np.median(found)),
             )
-        positives = self._standard(vision.pooled[keep].reshape(-1, vision.pooled.shape[2]))
-        negatives = self._standard(vision.negatives)
-        self._disc_w, self._disc_b = _logistic_fit(
-            positives, negatives, self.painting_lambda, iterations=400
+        self._positives = self._standard(vision.pooled[keep].reshape(-1, vision.pooled.shape[2]))
+        self._negatives = self._standard(vision.negatives)
+        # One attribute, replaced whole: a refit in another thread never pairs new weights
+        # with an old bias.
+        self._disc = _logistic_fit(
+            self._positives, self._negatives, self.painting_lambda, iterations=400
         )
 
     def _standard(self, x: np.ndarray) -> np.ndarray:
@@ -339,7 +369,8 @@ class VisionScorer:
             realism = math.exp(-max(0.0, near - far - global_unit) / global_unit) * math.exp(
                 -max(0.0, found_min - local_unit - found) / local_unit
             )
-        painting = float(_sigmoid(float(z @ self._disc_w) + self._disc_b))
+        weights, bias = self._disc
+        painting = float(_sigmoid(float(z @ weights) + bias))
         return VisionParts(progress, quality, share, realism, painting, label)
 
     def value(self, parts: VisionParts) -> float:
@@ -379,10 +410,45 @@ class VisionScorer:
         """
         if len(images) != len(prompts):
             raise ValueError(f"got {len(images)} images but {len(prompts)} prompts")
-        return await score_in_threads(self.score_one, images, prompts)
+        if not self.refit_every:
+            return await score_in_threads(self.score_one, images, prompts)
+        views = await asyncio.gather(*(asyncio.to_thread(_view, image) for image in images))
+        # The batch is judged by the discriminator that has not seen it, then joins its
+        # negatives: a sample is never scored by a model fitted against itself.
+        scores = await score_in_threads(self.score_view, views, prompts)
+        await asyncio.to_thread(self.observe, views)
+        return scores
+
+    def observe(self, views: Sequence[NetworkView]) -> bool:
+        """Counts pictures towards the next discriminator refit (see ``refit_every``).
+
+        `score` calls it; call it yourself to feed pictures scored elsewhere.
+
+        Args:
+            views: The network's views of the pictures (`network`).
+
+        Returns:
+            Whether this call refitted the discriminator.
+        """
+        with self._refit_lock:
+            self._recent.extend(self._standard(view.pooled) for view in views)
+            self._unseen += len(views)
+            if not self.refit_every or self._unseen < self.refit_every:
+                return False
+            self._unseen = 0
+            recent = np.stack(list(self._recent))
+            negatives = np.concatenate([self._negatives, recent])
+            # Measured: 624 references + 336 negatives + 2048 recent pictures refit in about
+            # 3 s on one core (the Gram matrix dominates), once every `refit_every` pictures.
+            self._disc = _logistic_fit(
+                self._positives, negatives, self.painting_lambda, iterations=400
+            )
+            self.refits += 1
+            return True
 
     def __repr__(self) -> str:
+        refit = f", refit_every={self.refit_every}" if self.refit_every else ""
         return (
             f"VisionScorer(beta={self.beta}, subject_power={self.subject_power}, "
-            f"painting_knee={self.painting_knee}, excluded={len(self.excluded)})"
+            f"painting_knee={self.painting_knee}, excluded={len(self.excluded)}{refit})"
         )
