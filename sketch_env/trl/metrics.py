@@ -214,7 +214,8 @@ def batch_metrics(
         ``sketch/identical_pictures`` (share of pictures that repeat, pixel for pixel, another
         picture of their group), ``sketch/frac_groups_zero_std`` (share of groups of two or
         more scored completions whose rewards are all equal) and ``sketch/group_reward_std``
-        (mean within-group standard deviation). Values over an empty set are omitted.
+        (mean within-group standard deviation); ``sketch/painting`` (the vision scorer's mean
+        probability that the pictures are paintings). Values over an empty set are omitted.
     """
 
     def mean(values: list[float]) -> float | None:
@@ -250,6 +251,18 @@ def batch_metrics(
     coverage = [render.paint_fraction for render in rendered]
     dark = [r.reward.dark_mass for r in rollouts if r.reward.dark_mass is not None]
     metrics[f"{METRIC_PREFIX}/dark_mass"] = mean(dark)
+    # The vision scorer's discriminator: how sure it is that the batch's pictures are
+    # paintings. With ``refit_every`` it learns the policy's recent pictures, so a fall here
+    # while the reward holds is the reward model catching up with a shortcut.
+    metrics[f"{METRIC_PREFIX}/painting"] = mean(
+        [
+            value
+            for r in rollouts
+            if r.score is not None
+            for name, value in r.score.terms
+            if name == "painting"
+        ]
+    )
     metrics.update(_spread(f"{METRIC_PREFIX}/paint_fraction", coverage))
     metrics.update(_spread(f"{METRIC_PREFIX}/dark_mass", dark))
     metrics.update(_group_metrics(rollouts, groups or [r.prompt for r in rollouts]))

@@ -194,6 +194,26 @@ def test_reward_renders_batch_once_and_logs_components(renderer) -> None:
     assert coverage.__name__ == "sketch_coverage"
 
 
+def test_a_reward_whose_discriminator_learns_the_batches_it_scores(renderer) -> None:
+    # Issue 28's adversarial option: a scorer spec, so it reaches the TRL reward, the server
+    # and the command line alike.
+    reward = SketchReward(scorer="vision?refit_every=2", renderer=renderer)
+    log = _Log()
+    completions = [f"```js\n{GOOD_SKETCH}\n```", f"```js\n{SEEDED_SKETCH}\n```"]
+    values = reward(
+        prompts=["Paint this: poppies"] * 2,
+        completions=completions,
+        task_id=["flowers/watercolour"] * 2,
+        log_metric=log.metric,
+        trainer_state=None,
+    )
+    assert all(isinstance(v, float) for v in values)
+    scorer = reward.evaluation.evaluator.scorer
+    assert scorer.refits == 1  # type: ignore[attr-defined]
+    (painting,) = log.metrics["sketch/painting"]
+    assert 0.0 < painting < 1.0
+
+
 def test_reward_is_a_sync_callable_that_works_under_a_running_loop(renderer) -> None:
     from trl.trainer.utils import is_async_callable
 
