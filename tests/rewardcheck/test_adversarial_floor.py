@@ -100,11 +100,17 @@ def test_the_corpus_reaches_the_harness_it_attacks():
 # ----------------------------------------------------------------- against real servers
 
 
+#: The servers' render budget. The corpus's endless loop spends all of it (30 s of a core at the
+#: default, twice in this module); the references need about 2 s of their own CPU time, and
+#: the floor is the reward's, not the deadline's.
+DEADLINE = ("--deadline", "8")
+
+
 @pytest.fixture(scope="module")
 def default_floor(tmp_path_factory) -> Iterator[FloorReport]:
     require_chromium()
     log = tmp_path_factory.mktemp("floor") / "server.log"
-    with running_server(log, "--pool-size", "2", "--log-level", "warning") as server:
+    with running_server(log, "--pool-size", "2", *DEADLINE, "--log-level", "warning") as server:
         yield run_floor(server.url)
 
 
@@ -148,7 +154,7 @@ def test_a_server_without_guards_fails_through_the_installed_entry_point(wheel_v
         )
 
     with running_server(
-        tmp_path / "server.log", "--pool-size", "2", "--reward-config", str(config)
+        tmp_path / "server.log", "--pool-size", "2", *DEADLINE, "--reward-config", str(config)
     ) as server:
         graded = venv("sketch-env", "validate", "--url", server.url, "--json")
         assert graded.returncode == 1, graded.stdout + graded.stderr
