@@ -69,7 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     search.add_argument(
         "--tasks",
         metavar="ID[,ID...]",
-        help="task ids (default: " + ",".join(DEFAULT_TASKS) + ")",
+        help="task ids (default: " + ",".join(DEFAULT_TASKS) + "); with --resolution, measure "
+        "only these tasks' references and probes (default: every task)",
     )
     search.add_argument(
         "--population", type=int, metavar="K", help="candidates per generation (default 16)"
@@ -99,7 +100,11 @@ def run(args: argparse.Namespace) -> int:
             )
             return 2
         return run_search_command(args)
-    given = [f"--{n.replace('_', '-')}" for n in _SEARCH_ONLY if getattr(args, n) is not None]
+    given = [
+        f"--{n.replace('_', '-')}"
+        for n in _SEARCH_ONLY
+        if getattr(args, n) is not None and not (args.resolution and n == "tasks")
+    ]
     if given:
         print(f"sketch-env reward-check: {', '.join(given)} needs --search N", file=sys.stderr)
         return 2
@@ -119,9 +124,14 @@ def run(args: argparse.Namespace) -> int:
         if args.seeds < 1 or (args.limit is not None and args.limit < 2):
             raise ValueError("--seeds must be at least 1 and --limit at least 2")
         config = evaluation_config_from_args(args)
-        references = list(load_reference_pool())[: args.limit]
+        references = list(load_reference_pool())
+        tasks = {t.id for t in _tasks(args.tasks)} if args.tasks is not None else None
+        if tasks is not None:
+            references = [ref for ref in references if ref.task_id in tasks]
+        references = references[: args.limit]
     except (OSError, ValueError) as exc:
-        console.print(f"[red]sketch-env reward-check:[/red] {exc}")
+        # One line, unwrapped, as every usage error of the command.
+        print(f"sketch-env reward-check: {exc}", file=sys.stderr)
         return 2
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or Path("runs") / f"reward-check-{stamp}")
@@ -132,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
             console.print(f"  {stage}: {done}/{total}", highlight=False)
 
     if args.resolution:
-        return _run_resolution(args, config, references, out, progress)
+        return _run_resolution(args, config, references, tasks, out, progress)
     try:
         report = _measure(
             config,
@@ -193,10 +203,24 @@ def _measure(config: Any, measure: Callable[[Any], T]) -> T:
         return measure(Evaluator(renderer, config.scorer, config.reward, config.gate))
 
 
+def _tasks(text: str) -> list[Any]:
+    """The ``--tasks`` list as `Task`\\ s; `ValueError` names an unknown id or an empty list."""
+    from sketch_env.catalog.tasks import UnknownTaskError, get_task
+
+    ids = [t.strip() for t in text.split(",") if t.strip()]
+    if not ids:
+        raise ValueError("--tasks names no task")
+    try:
+        return [get_task(t) for t in ids]
+    except UnknownTaskError as exc:
+        raise ValueError(f"--tasks: {exc}") from None
+
+
 def _run_resolution(
     args: argparse.Namespace,
     config: Any,
     references: list[Any],
+    tasks: set[str] | None,
     out: Path,
     progress: Callable[[str, int, int], None],
 ) -> int:
@@ -205,6 +229,7 @@ def _run_resolution(
     from rich.console import Console
     from rich.table import Table
 
+    from sketch_env.catalog.probes import load_probes
     from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.rewardcheck.report import write_resolution_html
     from sketch_env.rewardcheck.resolution import (
@@ -220,6 +245,7 @@ def _run_resolution(
                 evaluator,
                 seeds=range(args.seeds),
                 references=references,
+                probes=[p for p in load_probes() if tasks is None or p.task_id in tasks],
                 out_dir=out,
                 progress=progress,
             ),
@@ -242,7 +268,7 @@ def _run_resolution(
 
 def _usage(args: argparse.Namespace) -> dict[str, object]:
     """The search's settings from the options; raises `ValueError` naming the bad flag."""
-    from sketch_env.catalog.tasks import UnknownTaskError, get_task
+    from sketch_env.catalog.tasks import get_task
 
     if args.search < 1:
         raise ValueError(f"--search needs a positive number of evaluations, got {args.search}")
@@ -254,17 +280,7 @@ def _usage(args: argparse.Namespace) -> dict[str, object]:
     seed = 0 if args.seed is None else args.seed
     if not 0 <= seed < 2**32:
         raise ValueError(f"--seed must be in [0, 2**32), got {seed}")
-    ids = (
-        DEFAULT_TASKS
-        if args.tasks is None
-        else tuple(t.strip() for t in args.tasks.split(",") if t.strip())
-    )
-    if not ids:
-        raise ValueError("--tasks names no task")
-    try:
-        tasks = [get_task(t) for t in ids]
-    except UnknownTaskError as exc:
-        raise ValueError(f"--tasks: {exc}") from None
+    tasks = [get_task(t) for t in DEFAULT_TASKS] if args.tasks is None else _tasks(args.tasks)
     modes = MODES if args.search_mode in (None, "all") else (args.search_mode,)
     runs = len(tasks) * len(modes)
     if args.search < runs:

@@ -284,6 +284,8 @@ def _command(tmp_path: Path, *extra: str) -> list[str]:
         (["--search", "3"], "--search 3"),
         (["--search", "4", "--seeds", "2"], "--seeds"),
         (["--population", "4"], "--population"),
+        (["--tasks", "flowers/watercolour"], "--tasks"),
+        (["--resolution", "--tasks", "flowers/oil"], "--tasks"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line_naming_the_flag(argv, flag, capsys) -> None:
