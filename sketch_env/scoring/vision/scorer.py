@@ -438,8 +438,9 @@ class VisionScorer:
             self._unseen = 0
             recent = np.stack(list(self._recent))
             negatives = np.concatenate([self._negatives, recent])
-            # Measured: 624 references + 336 negatives + 2048 recent pictures refit in about
-            # 3 s on one core (the Gram matrix dominates), once every `refit_every` pictures.
+            # Measured: 288 reference renders + 336 negatives + 2048 recent pictures refit in
+            # 5 s on a busy two-core machine (the Gram matrix and the 400 descent steps), once
+            # every `refit_every` pictures, off the event loop.
             self._disc = _logistic_fit(
                 self._positives, negatives, self.painting_lambda, iterations=400
             )
