@@ -128,17 +128,19 @@ def run(args: argparse.Namespace) -> int:
     """
     import sys
 
+    try:
+        sock = _listen(args.host, args.port)
+    except (OSError, ValueError) as exc:
+        print(f"sketch-env serve: {exc}", file=sys.stderr)
+        return 2
+    # Only now the app's imports: OpenEnv's server package loads gradio, and they took 8 s of
+    # the 10 s a mistyped --port used to wait for its one-line answer (now about 1 s).
     import uvicorn
 
     from sketch_env.server.admission import StepLimits
     from sketch_env.server.app import create_sketch_app
     from sketch_env.server.probe import start_scorer_probe
 
-    try:
-        sock = _listen(args.host, args.port)
-    except (OSError, ValueError) as exc:
-        print(f"sketch-env serve: {exc}", file=sys.stderr)
-        return 2
     try:
         # The environment variables are what `openenv push` sets from openenv.yaml's
         # `variables` on a Space; a flag or a --config file wins over them.

@@ -205,7 +205,7 @@ def test_the_command_writes_json_html_and_fails_when_a_hack_wins(tmp_path) -> No
             str(tmp_path / "out"),
             "--quiet",
             "--pool-size",
-            "1",
+            "2",
             "--seeds",
             "2",
         ],
