@@ -22,10 +22,13 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
 from sketch_env.rewardcheck.search import DEFAULT_TASKS, MODES
+
+if TYPE_CHECKING:
+    from sketch_env.catalog.tasks import Task
 
 __all__ = ["add_arguments", "run"]
 
@@ -203,7 +206,7 @@ def _measure(config: Any, measure: Callable[[Any], T]) -> T:
         return measure(Evaluator(renderer, config.scorer, config.reward, config.gate))
 
 
-def _tasks(text: str) -> list[Any]:
+def _tasks(text: str) -> list[Task]:
     """The ``--tasks`` list as `Task`\\ s; `ValueError` names an unknown id or an empty list."""
     from sketch_env.catalog.tasks import UnknownTaskError, get_task
 

@@ -226,9 +226,9 @@ class VisionScorer:
             raise ValueError("the vision scorer needs at least four reference paintings")
         self.references: tuple[Reference, ...] = tuple(pool[vision.ids[i]] for i in keep)
         self.tasks: tuple[Task, ...] = tuple(load_tasks())
+        self.refit_every, self.refit_window = int(refit_every), int(refit_window)
         self._fit(vision, keep)
         self._held_out: dict[str, VisionScorer] = {}
-        self.refit_every, self.refit_window = int(refit_every), int(refit_window)
         #: Discriminator refits so far (see ``refit_every``).
         self.refits = 0
         self._recent: deque[np.ndarray] = deque(maxlen=self.refit_window)
@@ -280,13 +280,14 @@ class VisionScorer:
                 min(found),
                 float(np.median(found)),
             )
-        self._positives = self._standard(vision.pooled[keep].reshape(-1, vision.pooled.shape[2]))
-        self._negatives = self._standard(vision.negatives)
+        positives = self._standard(vision.pooled[keep].reshape(-1, vision.pooled.shape[2]))
+        negatives = self._standard(vision.negatives)
         # One attribute, replaced whole: a refit in another thread never pairs new weights
         # with an old bias.
-        self._disc = _logistic_fit(
-            self._positives, self._negatives, self.painting_lambda, iterations=400
-        )
+        self._disc = _logistic_fit(positives, negatives, self.painting_lambda, iterations=400)
+        # Kept only by a scorer that refits (6 MB): the resolution check holds one held-out
+        # refit per reference, which never refit.
+        self._training = (positives, negatives) if self.refit_every else None
 
     def _standard(self, x: np.ndarray) -> np.ndarray:
         standard: np.ndarray = (x - self._mean) / self._std
@@ -430,20 +431,20 @@ class VisionScorer:
         Returns:
             Whether this call refitted the discriminator.
         """
+        if self._training is None:
+            return False
+        positives, stored = self._training
         with self._refit_lock:
             self._recent.extend(self._standard(view.pooled) for view in views)
             self._unseen += len(views)
-            if not self.refit_every or self._unseen < self.refit_every:
+            if self._unseen < self.refit_every:
                 return False
             self._unseen = 0
-            recent = np.stack(list(self._recent))
-            negatives = np.concatenate([self._negatives, recent])
+            negatives = np.concatenate([stored, np.stack(list(self._recent))])
             # Measured: 288 reference renders + 336 negatives + 2048 recent pictures refit in
             # 5 s on a busy two-core machine (the Gram matrix and the 400 descent steps), once
             # every `refit_every` pictures, off the event loop.
-            self._disc = _logistic_fit(
-                self._positives, negatives, self.painting_lambda, iterations=400
-            )
+            self._disc = _logistic_fit(positives, negatives, self.painting_lambda, iterations=400)
             self.refits += 1
             return True
 
