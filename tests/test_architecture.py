@@ -44,6 +44,15 @@ def test_importing_the_client_loads_no_renderer_parser_or_scorer() -> None:
     assert not [m for m in ours if m.split(".")[0] in ("numpy", "PIL", "playwright", "torch")]
 
 
+def test_the_server_command_checks_its_settings_without_loading_the_app() -> None:
+    # `sketch-env serve` answers a bad setting before it imports the app (gradio, via OpenEnv's
+    # server package: 8 s on two cores), so these modules must stay light.
+    loaded = _modules_after(
+        "import sketch_env.server.cli, sketch_env.server.settings, sketch_env.distributed"
+    )
+    assert not [m for m in (*HEAVY, "gradio", "fastapi", "uvicorn", "ray") if m in loaded]
+
+
 def test_importing_the_package_registers_gymnasium_without_the_renderer() -> None:
     code = "import sketch_env, gymnasium\nassert 'sketch_env/Sketch-v0' in gymnasium.registry"
     loaded = _modules_after(code)

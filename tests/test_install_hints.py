@@ -83,13 +83,16 @@ def test_missing_ray_names_the_one_command() -> None:
         "import sys; sys.modules['ray'] = None\n"
         "from sketch_env.errors import MissingExtraError\n"
         "from sketch_env.distributed import make_renderer\n"
-        "try:\n"
-        "    make_renderer('ray://auto')\n"
-        "except MissingExtraError as exc:\n"
-        "    print(isinstance(exc, ImportError), exc)\n"
+        "from sketch_env.distributed import check_renderer_spec\n"
+        "check_renderer_spec('local')\n"
+        "for call in (make_renderer, check_renderer_spec):\n"
+        "    try:\n"
+        "        call('ray://auto')\n"
+        "    except MissingExtraError as exc:\n"
+        "        print(isinstance(exc, ImportError), exc)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     expected = f"True RayRenderer needs Ray, which is not installed: {RAY_INSTALL}"
-    assert out.stdout.strip() == expected
+    assert out.stdout.strip().splitlines() == [expected, expected]

@@ -19,7 +19,14 @@ if TYPE_CHECKING:
     from sketch_env.distributed.actors import RenderActor, RenderWorker
     from sketch_env.distributed.renderer import RayRenderer
 
-__all__ = ["RayRenderer", "RenderActor", "RenderWorker", "Renderer", "make_renderer"]
+__all__ = [
+    "RayRenderer",
+    "RenderActor",
+    "RenderWorker",
+    "Renderer",
+    "check_renderer_spec",
+    "make_renderer",
+]
 
 #: How to get Ray, in every error that needs it (`sketch_env.install.RAY_INSTALL`).
 INSTALL_HINT = RAY_INSTALL
@@ -110,6 +117,25 @@ def make_renderer(spec: str | Renderer | None = "local", **options: Any) -> Rend
     from sketch_env.distributed import RayRenderer as ray_renderer_class  # lazy, needs Ray
 
     return ray_renderer_class(address=address, **kwargs)
+
+
+def check_renderer_spec(spec: str | None) -> None:
+    """Checks a renderer specification string without creating the renderer: it is understood,
+    and Ray is installed if it names a ``ray`` renderer. ``sketch-env serve`` calls it before it
+    loads the app, so a missing extra is reported in about a second, not after seven.
+
+    Args:
+        spec: What `make_renderer` takes as a string (``None`` is ``"local"``).
+
+    Raises:
+        ValueError: If the spec string is not understood.
+        sketch_env.errors.MissingExtraError: If it names a ``ray`` renderer and Ray is not
+            installed (with the install command).
+    """
+    if spec is None or spec == "local":
+        return
+    _parse_ray_spec(spec)
+    from sketch_env.distributed import RayRenderer  # noqa: F401  (raises without Ray)
 
 
 def _parse_ray_spec(spec: str) -> tuple[str | None, dict[str, Any]]:

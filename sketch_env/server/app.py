@@ -35,8 +35,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import FastAPI
 from openenv.core.env_server.http_server import create_app
@@ -58,90 +57,22 @@ from sketch_env.reward.config import RewardConfig
 from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.server.admission import StepLimits, StepQueue
 from sketch_env.server.http_step import install_http_step
-from sketch_env.server.sessions import (
-    DEFAULT_IDLE_TIMEOUT_S,
-    ConnectionGuard,
+from sketch_env.server.sessions import ConnectionGuard
+from sketch_env.server.settings import (
     check_idle_timeout,
+    idle_timeout_from_env,
+    max_sessions_from_env,
+    max_steps_from_env,
+    step_limits_from_env,
 )
 from sketch_env.server.strict_json import StrictJSONBodies
 from sketch_env.server.telemetry import ValidationTelemetry, validation_token_from_env
 from sketch_env.server.tools import ServedSketchEnvironment, build_mcp_server
 
-__all__ = [
-    "DEFAULT_MAX_SESSIONS",
-    "ENV_NAME",
-    "create_sketch_app",
-    "idle_timeout_from_env",
-    "max_sessions_from_env",
-    "step_limits_from_env",
-]
-
-T = TypeVar("T")
+__all__ = ["ENV_NAME", "create_sketch_app"]
 
 #: Name under which the environment is served (``/list_environments``, task API paths).
 ENV_NAME = "sketch_env"
-#: Sessions allowed when ``SKETCH_ENV_MAX_SESSIONS`` is unset: one GRPO group of 8.
-DEFAULT_MAX_SESSIONS = 8
-
-
-def _from_env(name: str, default: T, parse: Callable[[str], T], kind: str) -> T:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        return parse(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be {kind}, got {raw!r}") from None
-
-
-def _int_env(name: str, default: int, low: int, high: int) -> int:
-    value = _from_env(name, default, int, "an integer")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
-    return value
-
-
-def max_sessions_from_env() -> int:
-    """Reads ``SKETCH_ENV_MAX_SESSIONS`` (default 8).
-
-    Raises:
-        ValueError: If it is not an integer in ``[1, 1024]``.
-    """
-    return _int_env("SKETCH_ENV_MAX_SESSIONS", DEFAULT_MAX_SESSIONS, 1, 1024)
-
-
-def idle_timeout_from_env() -> float:
-    """Reads ``SKETCH_ENV_IDLE_TIMEOUT`` in seconds (default 300).
-
-    Raises:
-        ValueError: If it is not a number in ``(0, 86400]``.
-    """
-    value = _from_env("SKETCH_ENV_IDLE_TIMEOUT", DEFAULT_IDLE_TIMEOUT_S, float, "a number")
-    try:
-        return check_idle_timeout(value)
-    except ValueError as exc:
-        raise ValueError(f"SKETCH_ENV_IDLE_TIMEOUT: {exc}") from None
-
-
-def step_limits_from_env() -> StepLimits:
-    """Reads ``SKETCH_ENV_MAX_CONCURRENT_STEPS``, ``SKETCH_ENV_MAX_QUEUED_STEPS`` and
-    ``SKETCH_ENV_MAX_HTTP_STEPS`` (each unset: its default).
-
-    Raises:
-        ValueError: If one is not an integer in range (queued may be 0).
-    """
-
-    def read(name: str, low: int) -> int | None:
-        raw = os.environ.get(name)
-        if raw is None or raw.strip() == "":
-            return None
-        return _int_env(name, low, low, 100_000)
-
-    return StepLimits(
-        capacity=read("SKETCH_ENV_MAX_CONCURRENT_STEPS", 1),
-        max_queued=read("SKETCH_ENV_MAX_QUEUED_STEPS", 0),
-        max_http=read("SKETCH_ENV_MAX_HTTP_STEPS", 1),
-    )
 
 
 def create_sketch_app(
@@ -194,7 +125,7 @@ def create_sketch_app(
     sessions = max_sessions if max_sessions is not None else max_sessions_from_env()
     if isinstance(sessions, bool) or not isinstance(sessions, int) or sessions < 1:
         raise ValueError(f"max_sessions must be a positive integer, got {sessions!r}")
-    steps = max_steps if max_steps is not None else _int_env("SKETCH_ENV_MAX_STEPS", 1, 1, 64)
+    steps = max_steps if max_steps is not None else max_steps_from_env()
     policy = check_reward_policy(
         reward_policy or os.environ.get("SKETCH_ENV_REWARD_POLICY") or "last"
     )

@@ -113,6 +113,35 @@ def _url(host: str, sock: socket.socket) -> str:
     return f"http://{shown}:{port}"
 
 
+def _check_settings(args: argparse.Namespace, renderer: object) -> None:
+    """Checks the settings the app would refuse, without importing it.
+
+    Raises:
+        ValueError: On a bad setting, from a flag or the environment.
+        sketch_env.errors.MissingExtraError: If a ``ray`` renderer is asked for without Ray.
+    """
+    from sketch_env.distributed import check_renderer_spec
+    from sketch_env.server.settings import (
+        check_idle_timeout,
+        idle_timeout_from_env,
+        max_sessions_from_env,
+        max_steps_from_env,
+        step_limits_from_env,
+    )
+
+    if args.idle_timeout is not None:
+        check_idle_timeout(args.idle_timeout)
+    else:
+        idle_timeout_from_env()
+    if args.max_sessions is None:
+        max_sessions_from_env()
+    if args.max_steps is None:
+        max_steps_from_env()
+    step_limits_from_env()
+    if isinstance(renderer, str):
+        check_renderer_spec(renderer)
+
+
 def run(args: argparse.Namespace) -> int:
     """Builds the app and runs uvicorn until interrupted.
 
@@ -133,14 +162,6 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"sketch-env serve: {exc}", file=sys.stderr)
         return 2
-    # Only now the app's imports: OpenEnv's server package loads gradio, and they took 8 s of
-    # the 10 s a mistyped --port used to wait for its one-line answer (now about 1 s).
-    import uvicorn
-
-    from sketch_env.server.admission import StepLimits
-    from sketch_env.server.app import create_sketch_app
-    from sketch_env.server.probe import start_scorer_probe
-
     try:
         # The environment variables are what `openenv push` sets from openenv.yaml's
         # `variables` on a Space; a flag or a --config file wins over them.
@@ -149,6 +170,16 @@ def run(args: argparse.Namespace) -> int:
             scorer_default=os.environ.get("SKETCH_ENV_SCORER") or DEFAULT_SCORER,
             renderer_default=os.environ.get("SKETCH_ENV_RENDERER") or None,
         )
+        # Every setting that can be checked without the app is checked before it is imported:
+        # OpenEnv's server package loads gradio (8 s of the 10 s a bad setting waited for its
+        # one-line answer on two cores; now about 1 s).
+        _check_settings(args, config.renderer)
+        import uvicorn
+
+        from sketch_env.server.admission import StepLimits
+        from sketch_env.server.app import create_sketch_app
+        from sketch_env.server.probe import start_scorer_probe
+
         limits = StepLimits(
             capacity=args.max_concurrent_steps,
             max_queued=args.max_queued_steps,

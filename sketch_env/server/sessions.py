@@ -46,15 +46,14 @@ from sketch_env.env.models import SESSION_EXPIRED_CODE
 from sketch_env.errors import SketchEnvError
 from sketch_env.server.admission import QUEUE_FULL_CODE, QueueFullError
 from sketch_env.server.errors import cap_errors, one_line_errors
+from sketch_env.server.settings import DEFAULT_IDLE_TIMEOUT_S, check_idle_timeout
 from sketch_env.server.strict_json import StrictJSONError, check_json
 
 __all__ = [
-    "DEFAULT_IDLE_TIMEOUT_S",
     "SESSION_EXPIRED_CODE",
     "SESSION_EXPIRED_REASON",
     "ClientGoneError",
     "ConnectionGuard",
-    "check_idle_timeout",
     "while_connected",
 ]
 
@@ -67,14 +66,8 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-#: Seconds a session may wait for its client's next message before it is closed. Generating
-#: a revision with a 7B policy takes seconds to a minute; five minutes of silence is a client
-#: that is gone or stuck, and its slot is worth more to the next one.
-DEFAULT_IDLE_TIMEOUT_S = 300.0
 #: First word of the close reason of an expired session.
 SESSION_EXPIRED_REASON = "SESSION_EXPIRED"
-#: Largest idle timeout accepted (one day).
-MAX_IDLE_TIMEOUT_S = 86400.0
 
 _WEBSOCKET_PATHS = frozenset({"/ws", "/mcp"})
 #: HTTP requests that step (a one-step episode, an MCP tool call), watched for disconnects.
@@ -112,26 +105,6 @@ async def while_connected(work: Awaitable[T]) -> T:
     if connection is None:
         return await work
     return await connection.run(work)
-
-
-def check_idle_timeout(value: Any) -> float:
-    """Validates an idle timeout.
-
-    Args:
-        value: Seconds.
-
-    Returns:
-        The timeout as a float.
-
-    Raises:
-        ValueError: If it is not a number in ``(0, 86400]``.
-    """
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"idle timeout must be a number of seconds, got {value!r}")
-    seconds = float(value)
-    if not 0 < seconds <= MAX_IDLE_TIMEOUT_S:
-        raise ValueError(f"idle timeout must be in (0, {MAX_IDLE_TIMEOUT_S:g}] s, got {value!r}")
-    return seconds
 
 
 class ConnectionGuard:

@@ -18,7 +18,7 @@ import psutil
 import pytest
 
 from sketch_env import RenderConfig, RenderStatus, SketchRenderer
-from sketch_env.distributed import make_renderer
+from sketch_env.distributed import check_renderer_spec, make_renderer
 from sketch_env.evaluation import Evaluator
 from sketch_env.install import RAY_INSTALL
 from tests.conftest import GOOD_SKETCH, SEEDED_SKETCH, require_chromium
@@ -105,6 +105,8 @@ def test_make_renderer_specs():
     for bad in ("gpu", "ray://", "ray://auto?bogus=1", "ray://auto?num_actors=many"):
         with pytest.raises(ValueError):
             _parse_ray_spec(bad)
+        with pytest.raises(ValueError):
+            check_renderer_spec(bad)  # before Ray is looked for
     with pytest.raises(TypeError):
         make_renderer(42)  # type: ignore[arg-type]
 

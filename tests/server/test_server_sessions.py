@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import socket
 import subprocess
@@ -162,12 +163,13 @@ def test_a_ws_validation_error_below_the_cap_is_relayed_whole(server):
 # ----------------------------------------------------------------- the serve command's errors
 
 
-def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+def _serve(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "sketch_env.server", *args],
         capture_output=True,
         text=True,
         timeout=120,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -201,6 +203,12 @@ def test_a_bad_idle_timeout_is_a_one_line_error():
     out = _serve("--port", "0", "--idle-timeout", "-1")
     assert out.returncode == 2
     assert out.stderr.strip() == "sketch-env serve: idle timeout must be in (0, 86400] s, got -1.0"
+    # From the environment, and checked before the app is loaded like the flag.
+    out = _serve("--port", "0", env={"SKETCH_ENV_IDLE_TIMEOUT": "soon"})
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "sketch-env serve: SKETCH_ENV_IDLE_TIMEOUT must be a number, got 'soon'"
+    )
 
 
 def test_client_step_with_a_non_action_is_a_typed_one_line_error():
