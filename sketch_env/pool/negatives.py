@@ -34,6 +34,7 @@ from PIL import Image
 
 from sketch_env.catalog.references import find_pool_dir
 from sketch_env.rewardcheck.search import (
+    OFFLINE_PER_RENDER,
     compile_genome,
     mutate_genome,
     random_genome,
@@ -129,6 +130,7 @@ def search_negatives(
     seed: int = 101,
     per_run: int = 12,
     progress: Callable[[int, int, str], None] | None = None,
+    offline_per_render: int = OFFLINE_PER_RENDER,
 ) -> list[Negative]:
     """One hardening round: what a blind and a composed search found against ``evaluator``.
 
@@ -145,6 +147,7 @@ def search_negatives(
         seed: The search's seed (and every render's).
         per_run: Negatives kept per task and mode.
         progress: Passed to the search.
+        offline_per_render: Compositions the composed search scores between two renders.
 
     Returns:
         The negatives (kind ``search-rN``).
@@ -157,6 +160,7 @@ def search_negatives(
         seed=seed,
         keep=per_run,
         progress=progress,
+        offline_per_render=offline_per_render,
     )
     out = []
     for task in report.tasks:

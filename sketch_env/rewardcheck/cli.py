@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sketch_env.evaluation.options import add_evaluation_options, evaluation_config_from_args
-from sketch_env.rewardcheck.search import DEFAULT_TASKS, MODES
+from sketch_env.rewardcheck.search import DEFAULT_TASKS, MODES, OFFLINE_PER_RENDER
 
 if TYPE_CHECKING:
     from sketch_env.catalog.tasks import Task
@@ -81,10 +81,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     search.add_argument(
         "--seed", type=int, metavar="S", help="search seed, also every render's (default 0)"
     )
+    search.add_argument(
+        "--offline",
+        type=int,
+        metavar="N",
+        help="compositions the composed mode scores as pictures between two renders "
+        f"(default {OFFLINE_PER_RENDER}; fewer for a slow scorer)",
+    )
     add_evaluation_options(parser)
 
 
-_SEARCH_ONLY = ("search_mode", "tasks", "population", "seed")
+_SEARCH_ONLY = ("search_mode", "tasks", "population", "seed", "offline")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -283,6 +290,9 @@ def _usage(args: argparse.Namespace) -> dict[str, object]:
     seed = 0 if args.seed is None else args.seed
     if not 0 <= seed < 2**32:
         raise ValueError(f"--seed must be in [0, 2**32), got {seed}")
+    offline = OFFLINE_PER_RENDER if args.offline is None else args.offline
+    if offline < 1:
+        raise ValueError(f"--offline must be at least 1, got {offline}")
     tasks = [get_task(t) for t in DEFAULT_TASKS] if args.tasks is None else _tasks(args.tasks)
     modes = MODES if args.search_mode in (None, "all") else (args.search_mode,)
     runs = len(tasks) * len(modes)
@@ -296,7 +306,14 @@ def _usage(args: argparse.Namespace) -> dict[str, object]:
     bare = [t.id for t in tasks if not any(r.task_id == t.id for r in pool)]
     if bare:
         raise ValueError(f"--tasks: no reference paintings to compare with for {', '.join(bare)}")
-    return {"tasks": tasks, "modes": modes, "population": population, "seed": seed, "pool": pool}
+    return {
+        "tasks": tasks,
+        "modes": modes,
+        "population": population,
+        "seed": seed,
+        "pool": pool,
+        "offline": offline,
+    }
 
 
 def _short(value: float | None) -> str:
@@ -382,6 +399,7 @@ def run_search_command(args: argparse.Namespace) -> int:
                 population=settings["population"],  # type: ignore[arg-type]
                 seed=settings["seed"],  # type: ignore[arg-type]
                 references=settings["pool"],  # type: ignore[arg-type]
+                offline_per_render=settings["offline"],  # type: ignore[arg-type]
                 out_dir=out,
                 progress=advance,
             )

@@ -12,6 +12,7 @@ from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import check_sketch
 from sketch_env.pool.negatives import HARDEN_TASKS, blind_negatives, search_negatives
 from sketch_env.rewardcheck.search import DEFAULT_TASKS
+from sketch_env.rewardcheck.search.composed import OFFLINE_CHILDREN
 from sketch_env.scoring.vision.pool import load_negatives
 from sketch_env.scoring.vision.scorer import VisionScorer
 from tests.conftest import require_chromium
@@ -49,8 +50,16 @@ def test_hardening_attacks_other_tasks_than_the_search_that_measures_it() -> Non
 def test_a_hardening_round_keeps_the_best_pictures_of_both_searches(renderer) -> None:
     require_chromium()
     evaluator = Evaluator(renderer, VisionScorer())
+    # One batch of offline compositions per confirming render (the default three took 30 s of
+    # the test's 47 on two cores, scoring pictures with the vision scorer).
     found = search_negatives(
-        evaluator, 7, tasks=["landscape/ink_hatching"], budget=6, seed=3, per_run=2
+        evaluator,
+        7,
+        tasks=["landscape/ink_hatching"],
+        budget=6,
+        seed=3,
+        per_run=2,
+        offline_per_render=OFFLINE_CHILDREN,
     )
     assert {n.kind for n in found} == {"search-r7"}
     modes = {n.id.rsplit("-", 2)[1] for n in found}

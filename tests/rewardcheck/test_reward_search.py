@@ -35,6 +35,7 @@ from sketch_env.rewardcheck.search import (
     split_budget,
     write_search_json,
 )
+from sketch_env.rewardcheck.search.composed import OFFLINE_CHILDREN
 from tests.conftest import require_chromium
 
 #: A task of four references, none slow to render (1.6-5.7 s on llvmpipe under load).
@@ -199,10 +200,19 @@ def test_the_composed_mode_scores_pictures_offline_and_confirms_the_best_by_rend
     evaluator,
 ) -> None:
     # Budget 3: one tile sheet (a render), then two confirmations, each the best composition
-    # of an offline round (48 pictures scored, none rendered). About 100 s on two cores.
-    report = run_search(evaluator, tasks=[TASK], budget=3, modes=["composed"], population=2)
+    # of an offline round (one batch of 16 pictures scored, none rendered; the default 48
+    # took 22 s of the test's 35 on two cores).
+    report = run_search(
+        evaluator,
+        tasks=[TASK],
+        budget=3,
+        modes=["composed"],
+        population=2,
+        offline_per_render=OFFLINE_CHILDREN,
+    )
     run = report.tasks[0].runs["composed"]
-    assert report.evaluations == 3
+    assert report.evaluations == 3 and report.offline_per_render == OFFLINE_CHILDREN
+    assert report.to_dict()["offline_per_render"] == OFFLINE_CHILDREN
     sheets = [c for c in run.candidates if c.ops == ("tiles",)]
     confirmed = [c for c in run.candidates if c.ops and c.ops[0] in ("mosaic", "collage")]
     assert len(sheets) == 1 and len(confirmed) == 2
@@ -253,6 +263,8 @@ def test_a_bad_search_is_refused_before_anything_renders(evaluator) -> None:
         run_search(evaluator, tasks=[TASK], budget=1)
     with pytest.raises(ValueError, match="unknown task"):
         run_search(evaluator, tasks=["flowers/oil"], budget=4)
+    with pytest.raises(ValueError, match="offline_per_render"):
+        run_search(evaluator, tasks=[TASK], budget=4, offline_per_render=0)
 
 
 def _command(tmp_path: Path, *extra: str) -> list[str]:
@@ -284,6 +296,8 @@ def _command(tmp_path: Path, *extra: str) -> list[str]:
         (["--search", "3"], "--search 3"),
         (["--search", "4", "--seeds", "2"], "--seeds"),
         (["--population", "4"], "--population"),
+        (["--search", "4", "--offline", "0"], "--offline"),
+        (["--offline", "16"], "--offline"),
         (["--tasks", "flowers/watercolour"], "--tasks"),
         (["--resolution", "--tasks", "flowers/oil"], "--tasks"),
     ],

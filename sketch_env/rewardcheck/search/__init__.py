@@ -82,6 +82,7 @@ from sketch_env.rewardcheck.search.results import (
 from sketch_env.rewardcheck.search.runner import (
     DEFAULT_TASKS,
     MODES,
+    OFFLINE_PER_RENDER,
     CandidateEvaluator,
     SearchInfrastructureError,
     blind_search,
@@ -97,6 +98,7 @@ __all__ = [
     "MAX_MARKS",
     "MAX_SLOW_MARKS",
     "MODES",
+    "OFFLINE_PER_RENDER",
     "PAINTS",
     "PREFERENCE_CAPS",
     "SHAPE_KINDS",

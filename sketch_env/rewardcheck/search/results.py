@@ -355,6 +355,8 @@ class SearchReport:
         tasks: One `TaskSearch` per task, in the order asked.
         seconds: Wall time.
         keep: How many best candidates per run keep their source and picture.
+        offline_per_render: Compositions the composed mode scored between two renders
+            (``None`` when it did not run).
     """
 
     scorer: str
@@ -368,6 +370,7 @@ class SearchReport:
     tasks: list[TaskSearch] = field(default_factory=list)
     seconds: float = 0.0
     keep: int = 6
+    offline_per_render: int | None = None
 
     @property
     def evaluations(self) -> int:
@@ -400,6 +403,7 @@ class SearchReport:
             "reference_evaluations": self.reference_evaluations,
             "seconds": round(self.seconds, 1),
             "keep": self.keep,
+            "offline_per_render": self.offline_per_render,
             "passed": self.passed,
             "gaps": {t.task.id: t.gap for t in self.tasks},
             "tasks": [t.to_dict(self.keep) for t in self.tasks],
@@ -443,6 +447,7 @@ def load_search_report(path: str | Path) -> SearchReport:
         modes=tuple(data["modes"]),
         seconds=data["seconds"],
         keep=data.get("keep", 6),
+        offline_per_render=data.get("offline_per_render"),
     )
     for entry in data["tasks"]:
         task = TaskSearch(

@@ -317,6 +317,7 @@ def run_search(
     progress: Callable[[int, int, str], None] | None = None,
     keep: int = 6,
     top: int = 5,
+    offline_per_render: int = OFFLINE_PER_RENDER,
 ) -> SearchReport:
     """Searches for programs the reward pays for, and compares them with the references.
 
@@ -341,13 +342,17 @@ def run_search(
             batch.
         keep: Best candidates per run that keep their picture and source in the report.
         top: Best candidates per task that the saturation analysis looks at.
+        offline_per_render: Compositions the composed mode scores as pictures between two
+            renders (in batches of `sketch_env.rewardcheck.search.composed.OFFLINE_CHILDREN`,
+            at least one): fewer for a slow scorer, more for a stronger attack.
 
     Returns:
         The `SearchReport`.
 
     Raises:
         ValueError: On an unknown task or mode, a task without references, a population
-            below 2, or a budget below one evaluation per task and mode.
+            below 2, fewer than one offline composition per render, or a budget below one
+            evaluation per task and mode.
         SearchInfrastructureError: When a task's references all got no reward.
 
     Examples:
@@ -365,6 +370,8 @@ def run_search(
         raise ValueError("the search needs at least one task")
     if population < 2:
         raise ValueError(f"the population must be at least 2, got {population}")
+    if offline_per_render < 1:
+        raise ValueError(f"offline_per_render must be at least 1, got {offline_per_render}")
     runs = len(chosen) * len(mode_list)
     if budget < runs:
         raise ValueError(
@@ -387,6 +394,7 @@ def run_search(
         population=population,
         modes=tuple(mode_list),
         keep=keep,
+        offline_per_render=offline_per_render if "composed" in mode_list else None,
     )
     for task in chosen:
         task_start = time.perf_counter()
@@ -416,7 +424,7 @@ def run_search(
                 rng = random.Random(f"sketch_env.search:{seed}:{task.id}:{mode}")
                 pictures = [p for p in (r.picture() for r in refs) if p is not None]
                 result.runs[mode] = run_composed(
-                    session, task, refs, pictures, share, rng, keep, OFFLINE_PER_RENDER
+                    session, task, refs, pictures, share, rng, keep, offline_per_render
                 )
             else:
                 rng = random.Random(f"sketch_env.search:{seed}:{task.id}:{mode}")
