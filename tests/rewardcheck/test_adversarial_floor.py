@@ -2,10 +2,11 @@
 (`sketch_env.rewardcheck.floor`, `sketch_env.rewardcheck.grader`): registered in OpenEnv's
 ``openenv.validation.graders`` entry-point group, played over the wire against real servers.
 
-The slow tests run the whole grader (about three minutes each on the loaded 2-core machine):
-against a server whose guards are off it must fail, through the entry point of an installed
-wheel (``sketch-env validate --url``), and OpenEnv's own ``validate`` (static and ``--url``)
-must still pass with it installed; against the default server it must pass.
+The slow tests run the whole grader (about a minute each on the 2-core machine): against a
+server whose guards are off it must fail, through the entry point of an installed wheel
+(``sketch-env validate --url``); against the default server it must pass. OpenEnv's own
+``validate`` (static and ``--url``) with the grader installed is tested in
+``tests/server/test_server.py``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from sketch_env.rewardcheck.grader import CHECK_ID, AdversarialFloorGrader
 from sketch_env.rewardcheck.hacks import FORGERIES, HACKS, forged_readback
 from tests.conftest import require_chromium
 from tests.server.serving import running_server
-from tests.system.wheel import clean_tree
 
 REPO = Path(__file__).resolve().parents[2]
 GROUP = "openenv.validation.graders"
@@ -173,20 +173,5 @@ def test_a_server_without_guards_fails_through_the_installed_entry_point(wheel_v
         # reward; the gate still refuses the null policy.
         assert {"random_brush_lines@0", "brush_stripes@1", "brush_lettered_label@0"} <= above
         assert "null" not in above
-        # OpenEnv's own validation still passes with the grader installed.
-        probe = venv(
-            "python",
-            "-m",
-            "openenv.cli",
-            "validate",
-            "--url",
-            server.url,
-            "--json",
-            "--timeout",
-            "60",
-        )
-        assert probe.returncode == 0, probe.stdout + probe.stderr
-        assert json.loads(probe.stdout)["passed"] is True
-    tree = clean_tree(tmp_path / "tree")
-    static = venv("python", "-m", "openenv.cli", "validate", str(tree), "--level", "static")
-    assert static.returncode == 0, static.stdout + static.stderr
+    # OpenEnv's own `validate` (static and --url) with the grader installed is played in the
+    # fast tier (tests/server/test_server.py), where the development install registers it too.

@@ -300,6 +300,8 @@ def _command(tmp_path: Path, *extra: str) -> list[str]:
         (["--offline", "16"], "--offline"),
         (["--tasks", "flowers/watercolour"], "--tasks"),
         (["--resolution", "--tasks", "flowers/oil"], "--tasks"),
+        (["--resolution", "--tasks", "flowers/watercolour, flowers/oil"], "flowers/oil"),
+        (["--resolution", "--tasks", " , "], "--tasks names no task"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line_naming_the_flag(argv, flag, capsys) -> None:

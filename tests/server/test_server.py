@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import httpx
@@ -61,6 +62,11 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 
 def _openenv() -> list[str]:
+    # OpenEnv's own validation must pass with this package's grader installed, as it is
+    # wherever the package is (the wheel's entry point is checked in
+    # tests/rewardcheck/test_adversarial_floor.py).
+    installed = entry_points(group="openenv.validation.graders")
+    assert any(ep.value.startswith("sketch_env.") for ep in installed), list(installed)
     exe = shutil.which("openenv")
     return [exe] if exe else [sys.executable, "-m", "openenv.cli"]
 
