@@ -109,8 +109,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--harden",
         action="store_true",
         help="keep the corpus and add one round of what a blind and a composed search find "
-        "against the current vision scorer (slow: the composed search scores 48 compositions "
-        "a render; measured about two evaluations a minute on two busy cores)",
+        "against the current vision scorer (slow: the composed search scores --offline "
+        "compositions a render; at 48, about two evaluations a minute on two busy cores)",
+    )
+    neg.add_argument(
+        "--offline",
+        type=int,
+        default=48,
+        metavar="N",
+        help="compositions the hardening's composed search scores between two renders (default 48)",
     )
     neg.add_argument(
         "--budget", type=int, default=400, help="renders of the hardening search (default 400)"
@@ -339,6 +346,7 @@ def _run_negatives(args: argparse.Namespace) -> int:
                     budget=args.budget,
                     seed=args.seed,
                     progress=progress,
+                    offline_per_render=args.offline,
                 )
                 corpus = [*kept, *new]
             else:
