@@ -180,33 +180,23 @@ def _run_list(args: argparse.Namespace) -> int:
 
 
 def _run_refresh(args: argparse.Namespace) -> int:
-    from sketch_env.catalog.references import ReferencePoolError
     from sketch_env.pool.refresh import refresh_reference_pool
-    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.render.renderer import SketchRenderer
-    from sketch_env.scoring.base import ScorerUnavailableError
 
     if args.repeats < 1:
         print("--repeats must be at least 1", file=sys.stderr)
         return 2
     config = render_config_from_args(args, pool_size=1)
-    try:
-        with SketchRenderer(config) as renderer:
-            report = refresh_reference_pool(
-                renderer,
-                args.scorer,
-                repeats=args.repeats,
-                path=args.pool_dir,
-                ids=args.ids,
-                write=not args.dry_run,
-                vision=False if args.no_vision else None,
-            )
-    except (BrowserNotFoundError, BackendUnavailableError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 3
-    except (ReferencePoolError, ScorerUnavailableError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    with SketchRenderer(config) as renderer:
+        report = refresh_reference_pool(
+            renderer,
+            args.scorer,
+            repeats=args.repeats,
+            path=args.pool_dir,
+            ids=args.ids,
+            write=not args.dry_run,
+            vision=False if args.no_vision else None,
+        )
     print(json.dumps(report.to_dict(), indent=2) if args.json else report.table())
     if report.written:
         print(f"wrote {report.pool_dir / 'pool.json'}", file=sys.stderr)
@@ -216,37 +206,28 @@ def _run_refresh(args: argparse.Namespace) -> int:
 def _run_calibrate(args: argparse.Namespace) -> int:
     import re
 
-    from sketch_env.catalog.references import ReferencePoolError, load_reference_pool
+    from sketch_env.catalog.references import load_reference_pool
     from sketch_env.evaluation.evaluator import Evaluator
     from sketch_env.pool.calibrate import calibrate, policy_scores
-    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
-    from sketch_env.reward.calibration import CalibrationError
 
     if args.seeds < 1:
         print("--seeds must be at least 1", file=sys.stderr)
         return 2
-    try:
-        refs = load_reference_pool(args.pool_dir)
-        config = render_config_from_args(args)
-        if args.renderer == "local":
-            from sketch_env.render.renderer import SketchRenderer
+    refs = load_reference_pool(args.pool_dir)
+    config = render_config_from_args(args)
+    if args.renderer == "local":
+        from sketch_env.render.renderer import SketchRenderer
 
-            renderer: Any = SketchRenderer(config)
-        else:
-            from sketch_env.distributed import make_renderer
+        renderer: Any = SketchRenderer(config)
+    else:
+        from sketch_env.distributed import make_renderer
 
-            renderer = make_renderer(args.renderer, config=config)
-        with renderer:
-            evaluator = Evaluator(renderer, args.scorer)
-            calibration = calibrate(evaluator, refs, seeds=range(args.seeds))
-        if args.from_results:
-            calibration = calibration.keep_contested(policy_scores(args.from_results))
-    except (BrowserNotFoundError, BackendUnavailableError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 3
-    except (ReferencePoolError, CalibrationError, OSError, ValueError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        renderer = make_renderer(args.renderer, config=config)
+    with renderer:
+        evaluator = Evaluator(renderer, args.scorer)
+        calibration = calibrate(evaluator, refs, seeds=range(args.seeds))
+    if args.from_results:
+        calibration = calibration.keep_contested(policy_scores(args.from_results))
     name = re.sub(r"[^A-Za-z0-9._-]+", "-", calibration.scorer).strip("-")
     out = calibration.save(args.out or f"calibration-{name}.json")
     print(
@@ -267,10 +248,8 @@ def _run_gallery(args: argparse.Namespace) -> int:
     import datetime as _dt
     from pathlib import Path
 
-    from sketch_env.catalog.references import ReferencePoolError
     from sketch_env.evaluation.evaluator import Evaluator
     from sketch_env.pool.gallery import write_pool_gallery
-    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.render.renderer import SketchRenderer
     from sketch_env.scoring.spec import make_scorer
 
@@ -281,24 +260,17 @@ def _run_gallery(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"\rrendered {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
 
-    try:
-        scorer = make_scorer(args.scorer)
-        config = render_config_from_args(args)
-        with SketchRenderer(config) as renderer:
-            result = write_pool_gallery(
-                Evaluator(renderer, scorer),
-                out,
-                path=args.pool_dir,
-                seed=args.seed,
-                title=args.title,
-                progress=progress,
-            )
-    except (BrowserNotFoundError, BackendUnavailableError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 3
-    except (ReferencePoolError, OSError, ValueError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    scorer = make_scorer(args.scorer)
+    config = render_config_from_args(args)
+    with SketchRenderer(config) as renderer:
+        result = write_pool_gallery(
+            Evaluator(renderer, scorer),
+            out,
+            path=args.pool_dir,
+            seed=args.seed,
+            title=args.title,
+            progress=progress,
+        )
     failed = result.failed()
     if failed:
         # A reference that no longer renders is what this page is for finding: say so loudly.
@@ -314,7 +286,7 @@ def _run_gallery(args: argparse.Namespace) -> int:
 
 
 def _run_negatives(args: argparse.Namespace) -> int:
-    from sketch_env.catalog.references import ReferencePoolError, load_reference_pool
+    from sketch_env.catalog.references import load_reference_pool
     from sketch_env.evaluation.evaluator import Evaluator
     from sketch_env.pool.negatives import (
         blind_negatives,
@@ -322,7 +294,6 @@ def _run_negatives(args: argparse.Namespace) -> int:
         search_negatives,
         write_negatives,
     )
-    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
     from sketch_env.render.renderer import SketchRenderer
     from sketch_env.scoring.vision.pool import load_negatives
     from sketch_env.scoring.vision.scorer import VisionScorer
@@ -331,45 +302,38 @@ def _run_negatives(args: argparse.Namespace) -> int:
         print(f"\r{label} {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
 
     try:
-        try:
-            kept = list(load_negatives(args.pool_dir))
-        except FileNotFoundError:
-            kept = []
-        with SketchRenderer(render_config_from_args(args)) as renderer:
-            if args.harden:
-                rounds = [n.kind.removeprefix("search-r") for n in kept]
-                round_number = max((int(r) for r in rounds if r.isdigit()), default=0) + 1
-                evaluator = Evaluator(renderer, VisionScorer(args.pool_dir))
-                new = search_negatives(
-                    evaluator,
-                    round_number,
-                    budget=args.budget,
-                    seed=args.seed,
-                    progress=progress,
-                    offline_per_render=args.offline,
-                )
-                corpus = [*kept, *new]
-            else:
-                # The collages take each task's colours from its references' renders.
-                refs = load_reference_pool(args.pool_dir)
-                renders = renderer.render_many_sync(
-                    [r.source for r in refs], seeds=[MEASURE_SEED] * len(refs)
-                )
-                pictures: dict[str, list[Any]] = {}
-                for ref, render in zip(refs, renders, strict=True):
-                    if render.png is None:
-                        raise ValueError(f"reference {ref.id} rendered no picture")
-                    pictures.setdefault(ref.task_id, []).append(render.image().convert("RGB"))
-                searched = [n for n in kept if n.kind.startswith("search-")]
-                new = [*blind_negatives(), *collage_negatives(pictures)]
-                corpus = [*new, *searched]
-        path = write_negatives(corpus, args.pool_dir)
-    except (BrowserNotFoundError, BackendUnavailableError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 3
-    except (ReferencePoolError, OSError, ValueError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        kept = list(load_negatives(args.pool_dir))
+    except FileNotFoundError:
+        kept = []
+    with SketchRenderer(render_config_from_args(args)) as renderer:
+        if args.harden:
+            rounds = [n.kind.removeprefix("search-r") for n in kept]
+            round_number = max((int(r) for r in rounds if r.isdigit()), default=0) + 1
+            evaluator = Evaluator(renderer, VisionScorer(args.pool_dir))
+            new = search_negatives(
+                evaluator,
+                round_number,
+                budget=args.budget,
+                seed=args.seed,
+                progress=progress,
+                offline_per_render=args.offline,
+            )
+            corpus = [*kept, *new]
+        else:
+            # The collages take each task's colours from its references' renders.
+            refs = load_reference_pool(args.pool_dir)
+            renders = renderer.render_many_sync(
+                [r.source for r in refs], seeds=[MEASURE_SEED] * len(refs)
+            )
+            pictures: dict[str, list[Any]] = {}
+            for ref, render in zip(refs, renders, strict=True):
+                if render.png is None:
+                    raise ValueError(f"reference {ref.id} rendered no picture")
+                pictures.setdefault(ref.task_id, []).append(render.image().convert("RGB"))
+            searched = [n for n in kept if n.kind.startswith("search-")]
+            new = [*blind_negatives(), *collage_negatives(pictures)]
+            corpus = [*new, *searched]
+    path = write_negatives(corpus, args.pool_dir)
     print(
         f"{len(corpus)} negatives ({len(new)} written now) in {path}; measure them into "
         "vision.npz with `sketch-env pool refresh`"
@@ -378,23 +342,18 @@ def _run_negatives(args: argparse.Namespace) -> int:
 
 
 def _run_export_sft(args: argparse.Namespace) -> int:
-    from sketch_env.catalog.references import ReferencePoolError
     from sketch_env.pool.sft import PROMPT_SOURCES, export_sft
 
     tiers = [t.strip() for t in args.tiers.split(",") if t.strip()]
     prompts = PROMPT_SOURCES if args.prompts == "both" else (args.prompts,)
-    try:
-        export = export_sft(
-            args.directory,
-            tiers=tiers,
-            prompts=prompts,
-            seed=args.seed,
-            path=args.pool_dir,
-            dataset=not args.no_dataset,
-        )
-    except (ReferencePoolError, OSError, ValueError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    export = export_sft(
+        args.directory,
+        tiers=tiers,
+        prompts=prompts,
+        seed=args.seed,
+        path=args.pool_dir,
+        dataset=not args.no_dataset,
+    )
     print(json.dumps(export.to_dict(), indent=2))
     return 0
 
@@ -407,6 +366,11 @@ def run(args: argparse.Namespace) -> int:
         ok; 2 for bad input (a malformed pool, an unknown tier, a missing package); 3 when no
         browser can start.
     """
+    from sketch_env.catalog.references import ReferencePoolError
+    from sketch_env.render.backends import BackendUnavailableError, BrowserNotFoundError
+    from sketch_env.reward.calibration import CalibrationError
+    from sketch_env.scoring.base import ScorerUnavailableError
+
     actions = {
         "list": _run_list,
         "refresh": _run_refresh,
@@ -415,4 +379,19 @@ def run(args: argparse.Namespace) -> int:
         "export-sft": _run_export_sft,
         "negatives": _run_negatives,
     }
-    return actions[args.pool_command](args)
+    # One mapping of failures to exit statuses for every action, each a line on stderr.
+    try:
+        return actions[args.pool_command](args)
+    except (BrowserNotFoundError, BackendUnavailableError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    except (
+        ReferencePoolError,
+        ScorerUnavailableError,
+        CalibrationError,
+        OSError,
+        ValueError,
+        ImportError,
+    ) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
