@@ -10,6 +10,7 @@ pictures out, so that the docs show what the numbers are about and can be drawn 
     sketch-env reward-check --search 200 --search-mode blind --scorer vision \\
         --tasks flowers/watercolour,seascape/pastel --out runs/search-vision
     python scripts/docs_pictures.py search runs/search-vision --out docs/images/search-vision.jpg
+    # the same search with --scorer 'vision?refit_every=16', drawn with --label
 
 ``ladders`` draws one row per probe ladder (crude to reference quality, as ordered by hand)
 and a row of free compositions, each picture captioned with the reward of both reports;
@@ -97,13 +98,14 @@ def ladders(first: Path, second: Path) -> Image.Image:
         rows.append(("free\ncompositions", free[start : start + 6]))
     title = (
         f"Ladders, crude to reference quality (ordered by hand), and free compositions: "
-        f"reward under {name_a} / under {name_b}"
+        f"reward under {name_a} / under {name_b} (weak: the task's weak median under {name_a})"
     )
     return _sheet(rows, title)
 
 
-def search(folder: Path, best: int = 4) -> Image.Image:
-    """Per task: its references, then the best pictures the search found."""
+def search(folder: Path, label: str | None = None, best: int = 4) -> Image.Image:
+    """Per task: its references, then the best pictures the search found (``label`` names the
+    scorer in the title; the report's scorer name by default)."""
     report = _report(folder)
     rows: list[tuple[str, list[tuple[Path | None, str]]]] = []
     for task in report["tasks"]:
@@ -119,7 +121,7 @@ def search(folder: Path, best: int = 4) -> Image.Image:
         rows.append((f"{task['task']['id'].replace('/', chr(10))}\ngap {_fmt(task['gap'])}", cells))
     title = (
         f"What a {'/'.join(report['modes'])} search of {report['budget']} evaluations found "
-        f"under {report['scorer']}: the task's references, then its best finds"
+        f"under {label or report['scorer']}: the task's references, then its best finds"
     )
     return _sheet(rows, title)
 
@@ -133,9 +135,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     lad.add_argument("--out", type=Path, required=True)
     found = sub.add_parser("search", help="one --search report: references and best finds")
     found.add_argument("folder", type=Path)
+    found.add_argument("--label", help="the scorer as the title names it (a spec, say)")
     found.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
-    sheet = ladders(args.first, args.second) if args.sheet == "ladders" else search(args.folder)
+    if args.sheet == "ladders":
+        sheet = ladders(args.first, args.second)
+    else:
+        sheet = search(args.folder, args.label)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(args.out, quality=85, optimize=True)
     print(f"{args.out}: {sheet.width}x{sheet.height}, {args.out.stat().st_size // 1024} KB")

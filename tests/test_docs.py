@@ -52,3 +52,20 @@ def test_the_readme_runs_the_tests_as_ci_does() -> None:
     assert ci and readme[: len(ci)] == ci
     (line,) = ci
     assert line.index('-m "not slow"') < line.index("-m slow")
+
+
+def test_every_picture_in_the_docs_is_in_the_repository_and_small() -> None:
+    # The docs' pictures (drawn by scripts/docs_pictures.py from reward-check reports) travel
+    # with the clone and the sdist: a missing one is a broken page, a big one a heavy clone.
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    shown = [
+        (page, target)
+        for page in pages
+        for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", page.read_text("utf-8"))
+    ]
+    assert shown, "the docs show their measurements with pictures"
+    for page, target in shown:
+        assert not target.startswith(("http:", "https:")), f"{page.name}: {target} is remote"
+        picture = (page.parent / target).resolve()
+        assert picture.is_file(), f"{page.name}: {target} is missing"
+        assert picture.stat().st_size < 400_000, f"{page.name}: {target} is over 400 KB"
