@@ -34,6 +34,8 @@ class MeasuredGap:
         measured: When (``YYYY-MM-DD``).
         note: What the figures mean, in a sentence.
         resolution: What ``reward-check --resolution`` measured, in a line (empty if never).
+        composed: ``(task id, gap)`` of the search that composes pictures of rendered tiles
+            (empty if never measured).
     """
 
     blind: tuple[tuple[str, float], ...]
@@ -41,6 +43,7 @@ class MeasuredGap:
     measured: str
     note: str
     resolution: str = ""
+    composed: tuple[tuple[str, float], ...] = ()
 
     @property
     def worst_blind(self) -> float:
@@ -66,12 +69,22 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         measured="2026-12-02",
         note=(
             "nothing blind came near a reference (best 0.00-1.74 of 11); mutants of the best "
-            "references, which still paint the picture, reach the maximum"
+            "references, which still paint the picture, reach the maximum; collages of brush "
+            "tiles with no subject out-earn the median reference on three of four tasks "
+            "(landscape/charcoal at the maximum)"
         ),
         resolution=(
             "tiers 54 % (chance 50 %), 43 of 96 references at the maximum, six ladders rho "
             "-0.20-0.94, 1 of 12 free compositions above its task's weak median: it cannot tell "
             "a fine painting from a weak one"
+        ),
+        # reward-check --search 100 --search-mode composed, 2026-12-04: collages of brush
+        # tiles with no subject, at 25 renders a task.
+        composed=(
+            ("flowers/watercolour", -1.83),
+            ("landscape/charcoal", 0.37),
+            ("still_life/ink_hatching", 0.50),
+            ("seascape/pastel", 0.44),
         ),
     ),
     "vision": MeasuredGap(
@@ -162,7 +175,13 @@ def gap_notice(spec: str) -> str:
         )
     return (
         f"scorer {kind}: measured adversarial gap (reward-check --search 500, {gap.measured}): "
-        f"blind {_span(gap.blind)}, reference mutants {_span(gap.references)}\n"
+        f"blind {_span(gap.blind)}, reference mutants {_span(gap.references)}"
+        + (
+            f", composed pictures {_span(gap.composed)} (--search-mode composed)"
+            if gap.composed
+            else ""
+        )
+        + "\n"
         f"  {gap.note} (docs/reward.md, 'What search finds')"
         + (
             f"\n  resolution: {gap.resolution} (docs/reward.md, 'Resolution')"

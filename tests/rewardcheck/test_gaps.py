@@ -21,6 +21,11 @@ def test_the_default_scorer_is_measured_and_not_beaten_blind() -> None:
         # Every figure is the four default tasks of `reward-check --search`, both modes.
         assert [t for t, _ in gap.blind] == list(DEFAULT_TASKS)
         assert [t for t, _ in gap.references] == list(DEFAULT_TASKS)
+        assert not gap.composed or [t for t, _ in gap.composed] == list(DEFAULT_TASKS)
+    # The default's composed gap is positive (docs/reward.md): a training run is told so.
+    assert MEASURED_GAPS[DEFAULT_SCORER].composed
+    assert max(g for _, g in MEASURED_GAPS[DEFAULT_SCORER].composed) > 0
+    assert "composed pictures" in gap_notice(DEFAULT_SCORER)
 
 
 def test_the_notice_names_the_scorer_and_how_to_measure_an_unmeasured_one() -> None:
