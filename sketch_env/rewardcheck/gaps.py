@@ -107,6 +107,12 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
             "hack families beat some references: it ranks paintings but is not yet safe to "
             "train on alone"
         ),
+        composed=(
+            ("flowers/watercolour", -1.91),
+            ("landscape/charcoal", 0.85),
+            ("still_life/ink_hatching", -3.55),
+            ("seascape/pastel", 3.19),
+        ),
         resolution=(
             "tiers 82.5 % held out, 0 of 96 at the maximum; six ladders rho 0.94-1.00; "
             "10 of 12 free compositions above their task's weak median; wrong subject 60 %"
