@@ -68,7 +68,7 @@ import statistics
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from PIL import Image
@@ -403,11 +403,33 @@ _SUBJECT_WORDS = {
 
 
 def _first_match(text: str, words: Mapping[str, Sequence[str]]) -> str | None:
-    for name, options in words.items():
-        for word in options:
-            if re.search(rf"\b{re.escape(word)}", text):
-                return name
-    return None
+    # The word the prompt names first decides, not the table's order: "a lone oak tree in an
+    # open field" is a tree ("field" is a landscape word), "a sunset over a calm sea with a
+    # boat" a seascape. The vision scorer's subject term costs a picture most of its score
+    # when the subject is wrong, so the prompt's main noun, which comes first, must win.
+    found = [
+        (match.start(), name)
+        for name, options in words.items()
+        for word in options
+        if (match := re.search(rf"\b{re.escape(word)}", text))
+    ]
+    return min(found)[1] if found else None
+
+
+class PromptedReference(Protocol):
+    """What `resolve_anchor` reads of a reference: its prompt names its task."""
+
+    @property
+    def prompt(self) -> str: ...
+
+    @property
+    def task_id(self) -> str: ...
+
+    @property
+    def subject(self) -> str: ...
+
+    @property
+    def medium(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,7 +442,7 @@ class _Anchor:
 
 
 def resolve_anchor(
-    prompt: str, references: Sequence[ReferenceFeatures], tasks: Sequence[Task]
+    prompt: str, references: Sequence[PromptedReference], tasks: Sequence[Task]
 ) -> tuple[str, tuple[str | None, str | None]]:
     """Says what a prompt is compared with: ``(label, (subject, medium))``.
 
@@ -430,7 +452,7 @@ def resolve_anchor(
 
     Args:
         prompt: The prompt.
-        references: The pool's features.
+        references: The pool's references (their prompts name their tasks).
         tasks: The task set.
 
     Returns:

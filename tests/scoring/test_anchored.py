@@ -130,6 +130,13 @@ def test_prompts_anchor_to_their_task_or_their_words() -> None:
     assert resolve_anchor("a charcoal study of storm waves", refs, tasks)[0] == "seascape/charcoal"
     assert resolve_anchor("something in soft pastel", refs, tasks)[0] == "medium/pastel"
     assert resolve_anchor("an oak tree", refs, tasks)[0] == "subject/trees"
+    # The word named first decides, not the order of the word lists.
+    assert resolve_anchor("a lone oak tree in an open field, ink", refs, tasks)[0] == (
+        "trees/ink_hatching"
+    )
+    assert resolve_anchor("a sunset over a calm sea with a boat", refs, tasks)[0] == (
+        "subject/seascape"
+    )
     assert resolve_anchor("my cat", refs, tasks)[0] == "pool"
 
 

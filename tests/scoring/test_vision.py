@@ -190,14 +190,27 @@ def test_a_pool_without_its_vision_file_says_how_to_measure_it(tmp_path: Path) -
         VisionScorer(pool)
 
 
+@pytest.fixture(scope="module")
+def held_out_scores(scorer: VisionScorer) -> dict[tuple[str, str], float]:
+    """Every reference under its own prompt and every other same-medium task's, each scored by
+    the scorer refitted without it (quality without its task): what a new painting would earn.
+    Keyed by (reference id, task id of the prompt)."""
+    tasks = {task.id: task for task in scorer.tasks}
+    values = {}
+    for ref in REFS:
+        held = scorer.held_out(ref)
+        view = _stored_view(ref.id)
+        values[(ref.id, ref.task_id)] = held.score_view(view, ref.prompt).value
+        for task in tasks.values():
+            if task.medium == ref.medium and task.id != ref.task_id:
+                values[(ref.id, task.id)] = held.score_view(view, task.prompt).value
+    return values
+
+
 @pytest.mark.slow
-def test_tiers_are_told_apart_held_out(scorer: VisionScorer) -> None:
-    # Every reference scored by the scorer refitted without it (quality without its task):
-    # what a new painting of that quality would earn. Issue 28 asks >= 75 % held out.
-    values = {
-        ref.id: scorer.held_out(ref).score_view(_stored_view(ref.id), ref.prompt).value
-        for ref in REFS
-    }
+def test_tiers_are_told_apart_held_out(held_out_scores: dict[tuple[str, str], float]) -> None:
+    # Issue 28 asks >= 75 % of within-task tier pairs held out, < a quarter at the maximum.
+    values = {ref.id: held_out_scores[(ref.id, ref.task_id)] for ref in REFS}
     outcomes = [
         1.0 if values[a.id] > values[b.id] else 0.5 if values[a.id] == values[b.id] else 0.0
         for a in REFS
@@ -206,3 +219,45 @@ def test_tiers_are_told_apart_held_out(scorer: VisionScorer) -> None:
     ]
     assert statistics.fmean(outcomes) >= 0.75
     assert sum(v >= 9.99 for v in values.values()) < len(REFS) / 4
+
+
+@pytest.mark.slow
+def test_a_wrong_subject_is_told_apart_held_out(
+    held_out_scores: dict[tuple[str, str], float],
+) -> None:
+    # Each reference under another same-medium task's prompt against that task's own
+    # references (all held out): issue 28 asks that it out-earn the weakest in at most 25 % of
+    # the 480 pairs and reach the median in at most 5 %. Measured on the stored seed-0 views:
+    # 19.8 % and 2.7 % (the nearest-task term before the subject classifier: 52 % and 10 %).
+    own: dict[str, list[float]] = {}
+    for ref in REFS:
+        own.setdefault(ref.task_id, []).append(held_out_scores[(ref.id, ref.task_id)])
+    home = {ref.id: ref.task_id for ref in REFS}
+    wrong = [(task, v) for (ref_id, task), v in held_out_scores.items() if task != home[ref_id]]
+    assert len(wrong) == 480
+    over = sum(v > min(own[task]) for task, v in wrong) / len(wrong)
+    at_median = sum(v >= statistics.median(own[task]) for task, v in wrong) / len(wrong)
+    assert over <= 0.25 and at_median <= 0.05, (over, at_median)
+
+
+def test_a_references_own_prompt_names_its_task(scorer: VisionScorer) -> None:
+    # Read word by word, 29 of the 96 references' prompts name another subject or none ("a
+    # bouquet of pink peonies ... in a glass vase" reads as a still life); the subject term
+    # would then judge a flower painting as a still life.
+    for ref in REFS:
+        assert scorer.parts(_stored_view(ref.id), ref.prompt).anchor == ref.task_id
+
+
+def test_the_subject_term_prefers_the_pictures_own_subject(scorer: VisionScorer) -> None:
+    # In sample (the classifier saw these references): each reference's own subject gets the
+    # full share for most of them, and another subject of its medium a small one.
+    shares_own, shares_other = [], []
+    for ref in REFS:
+        for task in scorer.tasks:
+            if task.medium != ref.medium:
+                continue
+            share = scorer.parts(_stored_view(ref.id), task.prompt).subject
+            (shares_own if task.id == ref.task_id else shares_other).append(share)
+    assert statistics.median(shares_own) == 1.0
+    assert statistics.fmean(s == 1.0 for s in shares_own) >= 0.8
+    assert statistics.median(shares_other) < 0.1

@@ -15,12 +15,18 @@ features standardised over the references) and one of its parts::
   alone it orders 91 % of the within-task tier pairs held out, against 85 % for the paint's
   coverage alone and 55 % for the anchored scorer. It does not saturate: a picture past the
   love references earns more.
-- **subject**: whether the picture is nearer its own task's references than the other tasks'
-  of its medium: cosine similarity of medium-centred features, averaged per task, a softmax
-  over the medium's tasks (``beta``), and the task's share over the best task's. 1 when the
-  picture looks most like its own task; the square root keeps a painting the network confuses
-  with a neighbour from losing much. The prompt chooses the task (`resolve_anchor`); a prompt
-  that names no subject is not judged on one.
+- **subject**: which of the pool's six subjects the picture shows, by a ridge classifier over
+  every medium's references (a subject is painted in four media: sixteen references a subject
+  instead of the four of one task): the network's pooled features and the mean of its
+  regional ones over each quarter of the picture, standardised, centred on the medium's
+  references so that the medium is not what it learns, a softmax (``beta``) over the
+  subjects, and the prompt's subject's share over the best. 1 when the picture looks most like
+  the prompt's subject; the square root keeps a painting the classifier confuses with a
+  neighbour from losing much. The prompt chooses the subject (`resolve_anchor`); a prompt that
+  names none is not judged on one. Measured, each reference left out of the fit: the
+  classifier names a reference's subject 81 % of the time (the nearest task among the
+  medium's, the term before it, 67 %), and a wrong subject's median share is 0.02 (0.20
+  before).
 - **realism**: a picture far from every reference of its medium is outside what the pool
   vouches for: the distance to the second-nearest reference, and how well the picture's 49
   regions find a like region among the medium's references, each against the range the
@@ -73,6 +79,19 @@ def _unit(x: np.ndarray) -> np.ndarray:
     norm: np.ndarray = np.linalg.norm(x, axis=-1, keepdims=True)
     unit: np.ndarray = x / np.maximum(norm, 1e-9)
     return unit
+
+
+def _quadrants(local: np.ndarray) -> np.ndarray:
+    """The mean regional features of each quarter of the picture, concatenated: ``(..., 49,
+    192)`` (the network's 7 x 7 map, row by row) to ``(..., 768)``. Where a picture keeps its
+    subject (a horizon, a centred bloom, a sea band below a sky) is what tells subjects apart
+    within a medium; the pooled features average it away."""
+    grid = local.astype(np.float64).reshape(*local.shape[:-2], 7, 7, local.shape[-1])
+    halves = (slice(0, 4), slice(4, 7))
+    return np.concatenate(
+        [grid[..., rows, cols, :].mean(axis=(-3, -2)) for rows in halves for cols in halves],
+        axis=-1,
+    )
 
 
 def _sigmoid(x: np.ndarray | float) -> np.ndarray:
@@ -151,6 +170,7 @@ class VisionScorer:
             fitted to tiers): `held_out` leaves a reference's whole task out of it.
         beta: Sharpness of the subject softmax.
         subject_power: Exponent of the subject factor.
+        subject_lambda: Ridge strength of the subject classifier.
         quality_midpoint: Progress at which quality is 0.5.
         quality_slope: Slope of the quality logistic.
         realism_slack: How far past the references' own range realism starts to fall, in
@@ -185,6 +205,7 @@ class VisionScorer:
         exclude_from_quality: Iterable[str] = (),
         beta: float = 10.0,
         subject_power: float = 0.5,
+        subject_lambda: float = 1.0,
         quality_midpoint: float = 0.5,
         quality_slope: float = 2.2,
         realism_slack: float = 1.0,
@@ -193,7 +214,11 @@ class VisionScorer:
         refit_every: int = 0,
         refit_window: int = 2048,
     ) -> None:
-        for label, value in (("beta", beta), ("quality_slope", quality_slope)):
+        for label, value in (
+            ("beta", beta),
+            ("quality_slope", quality_slope),
+            ("subject_lambda", subject_lambda),
+        ):
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"VisionScorer {label} must be a positive number, got {value}")
         if not 0 < painting_knee <= 1:
@@ -204,7 +229,7 @@ class VisionScorer:
                 f"{refit_every} and {refit_window}"
             )
         self.pool_dir = pool_dir
-        self.beta, self.subject_power = beta, subject_power
+        self.beta, self.subject_power, self.subject_lambda = beta, subject_power, subject_lambda
         self.quality_midpoint, self.quality_slope = quality_midpoint, quality_slope
         self.realism_slack, self.painting_knee = realism_slack, painting_knee
         self.painting_lambda = painting_lambda
@@ -213,6 +238,7 @@ class VisionScorer:
         self._options: dict[str, Any] = {
             "beta": beta,
             "subject_power": subject_power,
+            "subject_lambda": subject_lambda,
             "quality_midpoint": quality_midpoint,
             "quality_slope": quality_slope,
             "realism_slack": realism_slack,
@@ -225,6 +251,10 @@ class VisionScorer:
         if len(keep) < 4:
             raise ValueError("the vision scorer needs at least four reference paintings")
         self.references: tuple[Reference, ...] = tuple(pool[vision.ids[i]] for i in keep)
+        # Every reference's prompt names its task, a left-out one's too: the prompt is not the
+        # picture, and a reference's own prompt read word by word names another subject for 29
+        # of the 96 ("a bouquet of pink peonies ... in a glass vase" is a still life).
+        self._prompted: tuple[Reference, ...] = tuple(pool.values())
         self.tasks: tuple[Task, ...] = tuple(load_tasks())
         self.refit_every, self.refit_window = int(refit_every), int(refit_window)
         self._fit(vision, keep)
@@ -280,6 +310,7 @@ class VisionScorer:
                 min(found),
                 float(np.median(found)),
             )
+        self._fit_subject(vision, keep)
         positives = self._standard(vision.pooled[keep].reshape(-1, vision.pooled.shape[2]))
         negatives = self._standard(vision.negatives)
         # One attribute, replaced whole: a refit in another thread never pairs new weights
@@ -288,6 +319,67 @@ class VisionScorer:
         # Kept only by a scorer that refits (6 MB): the resolution check holds one held-out
         # refit per reference, which never refit.
         self._training = (positives, negatives) if self.refit_every else None
+
+    def _fit_subject(self, vision: PoolVision, keep: Sequence[int]) -> None:
+        """The subject classifier: ridge regression of the references' features on their
+        subjects, every medium at once, each row centred on its medium's references.
+
+        A subject is told apart within a medium, but one task's four references are too few to
+        learn it from: its sixteen references over four media are not, once the medium's own
+        look is taken out. Measured leaving each reference out (seed 0 renders, 96
+        references): the nearest task of the medium by mean cosine similarity, the term before
+        this one, named the right subject for 67 %; this classifier for 81 % (73 % from the
+        pooled features alone, 78 % with the regional features' mean over the whole picture
+        instead of per quarter), and a wrong subject's median share fell from 0.20 to 0.02.
+        The regional features are the seed-0 render's (the pool stores no others), repeated
+        beside each seed's pooled ones. Solved in the dual (288 rows, 2048 features): a refit
+        takes milliseconds, and the resolution check refits once per reference.
+        """
+        regional = _quadrants(vision.local[keep])
+        self._regional_mean = regional.mean(axis=0)
+        self._regional_std = regional.std(axis=0) + 1e-6
+        seeds = vision.pooled.shape[1]
+        rows = np.concatenate(
+            [
+                self._standard(vision.pooled[keep]),
+                np.repeat(
+                    ((regional - self._regional_mean) / self._regional_std)[:, None], seeds, 1
+                ),
+            ],
+            axis=2,
+        )
+        media = np.array(self._media)
+        self._subject_centre = {
+            medium: rows[media == medium].reshape(-1, rows.shape[2]).mean(axis=0)
+            for medium in sorted(set(self._media))
+        }
+        self._subject_centre[""] = rows.reshape(-1, rows.shape[2]).mean(axis=0)
+        centred = (
+            rows - np.stack([self._subject_centre[m] for m in self._media])[:, None]
+        ).reshape(-1, rows.shape[2])
+        subjects = [ref.task_id.split("/", 1)[0] for ref in self.references]
+        self._subjects = tuple(sorted(set(subjects)))
+        target = np.eye(len(self._subjects))[
+            np.repeat([self._subjects.index(s) for s in subjects], seeds)
+        ]
+        target -= 1.0 / len(self._subjects)
+        width = centred.shape[1]
+        gram = centred @ centred.T / width
+        dual = np.linalg.solve(gram + self.subject_lambda * np.eye(len(centred)), target)
+        self._subject_weights = centred.T @ dual / width
+
+    def _subject_share(
+        self, view: NetworkView, z: np.ndarray, subject: str, medium: str | None
+    ) -> float:
+        """The prompt's subject's share of the classifier's belief over the best subject's."""
+        if subject not in self._subjects:
+            return 1.0
+        regional = (_quadrants(view.local) - self._regional_mean) / self._regional_std
+        row = np.concatenate([z, regional])
+        centre = self._subject_centre.get(medium or "", self._subject_centre[""])
+        logits = self.beta * ((row - centre) @ self._subject_weights)
+        odds = np.exp(logits - logits.max())
+        return float(odds[self._subjects.index(subject)] / odds.max())
 
     def _standard(self, x: np.ndarray) -> np.ndarray:
         standard: np.ndarray = (x - self._mean) / self._std
@@ -345,23 +437,13 @@ class VisionScorer:
             The `VisionParts`.
         """
         z = self._standard(view.pooled)
-        label, (subject, medium) = resolve_anchor(prompt, (), self.tasks)
+        label, (subject, medium) = resolve_anchor(prompt, self._prompted, self.tasks)
         progress = (float(z @ self._direction) - self._weak_at) / (self._love_at - self._weak_at)
         quality = float(_sigmoid(self.quality_slope * (progress - self.quality_midpoint)))
-        share = 1.0
+        share = 1.0 if subject is None else self._subject_share(view, z, subject, medium)
         realism = 1.0
         if medium is not None and medium in self._local_refs:
             members = self._members(medium)
-            centre = self._z[members].mean(0)
-            mine = _unit(z - centre)
-            theirs = _unit(self._z[members] - centre)
-            sims: dict[str, list[float]] = {}
-            for index, similarity in zip(members, theirs @ mine, strict=True):
-                sims.setdefault(self.references[index].task_id, []).append(float(similarity))
-            if subject is not None and label in sims:
-                mean = np.array([np.mean(v) for v in sims.values()]) * self.beta
-                odds = np.exp(mean - mean.max())
-                share = float(odds[list(sims).index(label)] / odds.max())
             far, typical_far, found_min, typical_found = self._calibration[medium]
             near = self._second_nearest(z, members)
             found = self._regions_found(view.local, medium)
