@@ -391,15 +391,32 @@ _MEDIUM_WORDS = {
     "ink_hatching": ("hatching", "hatched", "ink"),
     "pastel": ("pastel",),
 }
-#: Words that name a subject in a free prompt.
-_SUBJECT_WORDS = {
-    "flowers": ("flower", "bloom", "rose", "tulip", "poppy", "poppies", "daisy", "daisies"),
-    "landscape": ("landscape", "hill", "valley", "mountain", "field", "meadow"),
-    "still_life": ("still life", "still-life", "teapot", "bowl", "fruit", "vase", "bottle"),
-    "seascape": ("sea", "ocean", "wave", "beach", "shore", "boat", "lighthouse"),
-    "trees": ("tree", "forest", "wood", "grove", "oak", "pine", "birch"),
-    "abstract": ("abstract", "geometric", "gestural", "shapes"),
+# fmt: off
+#: Words that name a subject in a free prompt (whole words, and their plurals).
+_SUBJECT_WORDS: dict[str, tuple[str, ...]] = {
+    "flowers": (
+        "flower", "bloom", "bouquet", "rose", "tulip", "poppy", "poppies", "daisy", "daisies",
+        "peony", "peonies", "sunflower", "lily", "lilies", "iris",
+    ),
+    "landscape": (
+        "landscape", "hill", "valley", "mountain", "field", "meadow", "river", "lake", "waterfall",
+        "gorge",
+    ),
+    "still_life": (
+        "still life", "still-life", "teapot", "bowl", "fruit", "vase", "bottle", "jug", "skull",
+        "candle", "pear", "apple",
+    ),
+    "seascape": (
+        "sea", "ocean", "wave", "beach", "shore", "boat", "lighthouse", "harbour",
+    ),
+    "trees": (
+        "tree", "forest", "wood", "grove", "oak", "pine", "birch",
+    ),
+    "abstract": (
+        "abstract", "geometric", "gestural", "shapes",
+    ),
 }
+# fmt: on
 
 
 def _first_match(text: str, words: Mapping[str, Sequence[str]]) -> str | None:
@@ -411,7 +428,8 @@ def _first_match(text: str, words: Mapping[str, Sequence[str]]) -> str | None:
         (match.start(), name)
         for name, options in words.items()
         for word in options
-        if (match := re.search(rf"\b{re.escape(word)}", text))
+        # Whole words and their plurals: "wood" is not "wooden", "sea" not "season".
+        if (match := re.search(rf"\b{re.escape(word)}(?:s|es)?\b", text))
     ]
     return min(found)[1] if found else None
 
@@ -472,7 +490,9 @@ def resolve_anchor(
     for ref in references:
         if " ".join(ref.prompt.lower().split()) == key:
             return ref.task_id, (ref.subject, ref.medium)
-    subject = _first_match(key, _SUBJECT_WORDS)
+    # "Abstract" names the kind of picture, and whatever else the prompt names is its motif:
+    # "three overlapping circles of rose, teal and gold, abstract watercolour" is no flower.
+    subject = "abstract" if re.search(r"\babstract", key) else _first_match(key, _SUBJECT_WORDS)
     medium = _first_match(key, _MEDIUM_WORDS)
     if subject and medium:
         return f"{subject}/{medium}", (subject, medium)

@@ -137,6 +137,10 @@ def test_prompts_anchor_to_their_task_or_their_words() -> None:
     assert resolve_anchor("a sunset over a calm sea with a boat", refs, tasks)[0] == (
         "subject/seascape"
     )
+    # ... except that an abstract picture's motifs are not its subject.
+    assert resolve_anchor("rose and gold circles, abstract watercolour", refs, tasks)[0] == (
+        "abstract/watercolour"
+    )
     assert resolve_anchor("my cat", refs, tasks)[0] == "pool"
 
 
