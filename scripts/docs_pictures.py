@@ -7,6 +7,9 @@ pictures out, so that the docs show what the numbers are about and can be drawn 
     sketch-env reward-check --resolution --out runs/res-anchored
     python scripts/docs_pictures.py ladders runs/res-vision runs/res-anchored \\
         --out docs/images/ladders.jpg
+    sketch-env reward-check --search 100 --search-mode composed --scorer vision --out runs/composed
+    python scripts/docs_pictures.py search runs/composed \\
+        --out docs/images/search-vision-hardened-composed.jpg
     sketch-env reward-check --search 200 --search-mode blind --scorer vision \\
         --tasks flowers/watercolour,seascape/pastel --out runs/search-vision
     python scripts/docs_pictures.py search runs/search-vision --out docs/images/search-vision.jpg

@@ -75,7 +75,7 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         ),
         resolution=(
             "tiers 54 % (chance 50 %), 43 of 96 references at the maximum, six ladders rho "
-            "-0.20-0.94, 1 of 12 free compositions above its task's weak median: it cannot tell "
+            "-0.20-0.94, 3 of 12 free compositions above its task's weak median: it cannot tell "
             "a fine painting from a weak one"
         ),
         # reward-check --search 100 --search-mode composed, 2026-12-04: collages of brush

@@ -15,6 +15,7 @@ from sketch_env.env import (
     UnknownTaskError,
     task_for_seed,
 )
+from sketch_env.scoring.spec import DEFAULT_SCORER
 from tests.conftest import GOOD_SKETCH
 
 #: Throws after painting a fill: the render is ``unfinished`` with the error reported.
@@ -58,7 +59,7 @@ def test_single_turn_episode(env, renderer):
     assert obs.render_status == "ok" and obs.js_errors == []
     assert obs.coverage > 0.05 and obs.elapsed_ms is None  # timings only when asked for
     assert obs.backend == renderer.backend and (obs.width, obs.height) == (600, 600)
-    assert obs.scorer == "anchored" and obs.score is not None
+    assert obs.scorer == DEFAULT_SCORER and obs.score is not None
     assert obs.components.status == "ok"
     assert sum(obs.components.contributions.values()) == pytest.approx(obs.reward)
     # The policy reads the feedback: no score or reward in it unless asked for.
@@ -117,7 +118,8 @@ def test_feedback_policy_hides_scores_unless_asked_and_can_critique(renderer):
     shown = SketchEnvironment(renderer=renderer, max_steps=2, show_scores=True)
     shown.reset(task_id="flowers/pastel", seed=4)
     report = shown.step(GOOD_SKETCH).feedback
-    assert f"Reward: {shown.state.last_reward:.3f}." in report and "Score (anchored)" in report
+    assert f"Reward: {shown.state.last_reward:.3f}." in report
+    assert f"Score ({DEFAULT_SCORER})" in report
     assert "You may revise 1 more time(s)" in report
     critic = SketchEnvironment(renderer=renderer, feedback="critique", revision_hint=None)
     critic.reset(task_id="flowers/pastel", seed=4)

@@ -22,9 +22,8 @@ def test_the_default_scorer_is_measured_and_not_beaten_blind() -> None:
         assert [t for t, _ in gap.blind] == list(DEFAULT_TASKS)
         assert [t for t, _ in gap.references] == list(DEFAULT_TASKS)
         assert not gap.composed or [t for t, _ in gap.composed] == list(DEFAULT_TASKS)
-    # The default's composed gap is positive (docs/reward.md): a training run is told so.
+    # The default's composed search is measured too, and a training run is told its gap.
     assert MEASURED_GAPS[DEFAULT_SCORER].composed
-    assert max(g for _, g in MEASURED_GAPS[DEFAULT_SCORER].composed) > 0
     assert "composed pictures" in gap_notice(DEFAULT_SCORER)
 
 

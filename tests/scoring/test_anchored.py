@@ -65,13 +65,16 @@ def _junk(seed: int) -> dict[str, Image.Image]:
     return {"paper": paper, "fill": fill, "noise": noise, "boxes": boxes, "lines": lines}
 
 
-def test_it_is_the_default_scorer_and_pickles(scorer: AnchoredScorer) -> None:
-    assert DEFAULT_SCORER == "anchored"
-    assert isinstance(make_scorer("anchored"), AnchoredScorer)
+def test_every_front_takes_the_one_default_scorer() -> None:
+    assert DEFAULT_SCORER in {"anchored", "vision"}
     for front in (Evaluator, SketchEnvironment, SketchEvaluation):
         default = inspect.signature(front).parameters["scorer"].default
         assert default == DEFAULT_SCORER, front
     assert SketchToolEnv.scorer == EvaluationConfig().scorer == DEFAULT_SCORER
+
+
+def test_it_is_made_by_its_spec_and_pickles(scorer: AnchoredScorer) -> None:
+    assert isinstance(make_scorer("anchored"), AnchoredScorer)
     copy = pickle.loads(pickle.dumps(scorer))
     picture = Image.open(DATA / "flower.png").convert("RGB")
     prompt = get_task("flowers/watercolour").prompt
