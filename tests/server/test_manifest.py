@@ -22,6 +22,7 @@ from openenv.validation.parsers.openenv_yaml import OpenEnvYamlParser
 from sketch_env.catalog.tasks import TASKSET_VERSION, load_tasks
 from sketch_env.cli import main
 from sketch_env.scoring.judge.prompts import RUBRIC_VERSION
+from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.server.manifest import (
     DECLARED_TOOLS,
     MANIFEST_PATHS,
@@ -67,7 +68,7 @@ def test_the_checked_in_manifests_are_what_the_code_declares() -> None:
     assert manifest.capabilities.declared_tools == list(DECLARED_TOOLS)
     assert manifest.network.mode == "no-network"
     raw = yaml.safe_load(text)
-    assert raw["variables"] == {"SKETCH_ENV_SCORER": "anchored", "SKETCH_ENV_RENDERER": "local"}
+    assert raw["variables"] == {"SKETCH_ENV_SCORER": DEFAULT_SCORER, "SKETCH_ENV_RENDERER": "local"}
 
 
 def test_a_judge_deployment_pins_its_judge_and_still_validates(tmp_path: Path) -> None:
@@ -108,7 +109,7 @@ def test_openenv_push_reads_the_variables_and_stages_a_space_readme(tmp_path: Pa
     name, raw = _validate_openenv_directory(tree)
     assert name == "sketch_env"
     assert {str(k): str(v) for k, v in raw["variables"].items()} == {
-        "SKETCH_ENV_SCORER": "anchored",
+        "SKETCH_ENV_SCORER": DEFAULT_SCORER,
         "SKETCH_ENV_RENDERER": "local",
     }
     staging = tmp_path / "staging"
