@@ -110,7 +110,7 @@ def test_the_score_is_a_function_of_the_picture_and_prompt(scorer: VisionScorer)
     assert first == again
     assert 0.0 <= first.value <= 10.0
     terms = dict(first.terms)
-    assert set(terms) == {"progress", "quality", "subject", "realism", "painting"}
+    assert set(terms) == {"progress", "quality", "subject", "medium", "realism", "painting"}
 
 
 def test_held_out_refits_leave_the_reference_out_and_its_task_out_of_quality(
@@ -126,13 +126,15 @@ def test_held_out_refits_leave_the_reference_out_and_its_task_out_of_quality(
 
 
 def test_spec_parameters_reach_the_scorer_and_unknown_ones_are_refused() -> None:
-    tuned = make_scorer("vision?beta=5&painting_knee=0.5")
+    tuned = make_scorer("vision?beta=5&painting_knee=0.5&medium_knee=0.5")
     assert isinstance(tuned, VisionScorer)
-    assert (tuned.beta, tuned.painting_knee) == (5.0, 0.5)
+    assert (tuned.beta, tuned.painting_knee, tuned.medium_knee) == (5.0, 0.5, 0.5)
     with pytest.raises(ValueError, match="vision takes"):
         make_scorer("vision?kappa=2")
     with pytest.raises(ValueError, match="painting_knee"):
         VisionScorer(painting_knee=1.5)
+    with pytest.raises(ValueError, match="medium_knee"):
+        VisionScorer(medium_knee=0.0)
 
 
 #: Passing sketches that are not paintings (tests/data/rendered/README.md): what a policy that
@@ -261,3 +263,51 @@ def test_the_subject_term_prefers_the_pictures_own_subject(scorer: VisionScorer)
     assert statistics.median(shares_own) == 1.0
     assert statistics.fmean(s == 1.0 for s in shares_own) >= 0.8
     assert statistics.median(shares_other) < 0.1
+
+
+def test_the_medium_term_prefers_the_pictures_own_medium(scorer: VisionScorer) -> None:
+    # In sample: each reference under the prompt of its subject in every medium. Its own
+    # medium gets the full share, another medium almost none (the media look nothing alike to
+    # the network once the subject's look is taken out).
+    shares_own, shares_other = [], []
+    for ref in REFS:
+        for task in scorer.tasks:
+            if task.subject == ref.subject:
+                share = scorer.parts(_stored_view(ref.id), task.prompt).medium
+                (shares_own if task.id == ref.task_id else shares_other).append(share)
+    assert min(shares_own) == 1.0
+    assert statistics.median(shares_other) < 0.01
+
+
+@pytest.mark.slow
+def test_a_wrong_medium_is_told_apart_held_out(scorer: VisionScorer) -> None:
+    # Each reference left out of the classifier, under its subject's prompt in every medium.
+    # Measured on the stored seed-0 views: its own medium is the best for 95 of 96 (the one
+    # missed, a dense ink forest, keeps a share of 0.16), another medium's median share 0.001.
+    shares_own, shares_other = [], []
+    for ref in REFS:
+        held = scorer.held_out(ref)
+        for task in scorer.tasks:
+            if task.subject == ref.subject:
+                share = held.parts(_stored_view(ref.id), task.prompt).medium
+                (shares_own if task.id == ref.task_id else shares_other).append(share)
+    assert statistics.fmean(s == 1.0 for s in shares_own) >= 0.95
+    assert statistics.median(shares_other) < 0.01
+
+
+def test_a_picture_in_another_medium_earns_little_under_an_ink_prompt(scorer: VisionScorer) -> None:
+    # What the adversarial floor's blind search found against this scorer before it judged the
+    # medium (tests/data/rendered/green_hatch.js, landscape/ink_hatching, seed 0): a pastel arc
+    # and a charcoal-hatched green wedge on green paper, 6.64 against the task's median
+    # reference 5.72, every other part near full. The medium term names it pastel.
+    picture = Image.open(DATA / "green_hatch.png").convert("RGB")
+    task = next(t for t in scorer.tasks if t.id == "landscape/ink_hatching")
+    parts = scorer.parts(network()(picture), task.prompt)
+    assert parts.subject == 1.0 and parts.realism == 1.0
+    assert parts.medium < 0.1
+    weakest = min(
+        scorer.score_view(_stored_view(ref.id), ref.prompt).value
+        for ref in REFS
+        if ref.task_id == task.id
+    )
+    assert scorer.value(parts) < weakest
