@@ -3,9 +3,10 @@
 A real run for a GPU machine (not run in CI; `grpo_trl_smoke.py` checks the same wiring on CPU).
 The policy writes a sketch per prompt; `sketch_env.trl.SketchReward` renders each generation
 batch concurrently in headless Chromium and scores it with HPSv3 (when a service URL is given)
-or the embedded anchored scorer (how typical the picture is of the task's reference paintings),
-plus paint coverage. It prints the scorer's measured adversarial gap at start, and refuses a
-scorer that a blind search is measured to beat (the heuristic) unless told otherwise.
+or the embedded vision scorer (the reference pool's judgement of the picture through a small
+image network), plus paint coverage. It prints the scorer's measured resolution and adversarial
+gap at start, and refuses a scorer that a blind search is measured to beat (the heuristic)
+unless told otherwise.
 
 Setup on the training machine, with sketch_env installed from its clone or a built wheel
 (README.md, "Install")::
@@ -36,6 +37,8 @@ import argparse
 import os
 from collections.abc import Sequence
 
+from sketch_env.scoring.spec import DEFAULT_SCORER
+
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
@@ -43,8 +46,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--model", default="Qwen/Qwen2.5-0.5B-Instruct", help="policy model")
     parser.add_argument(
         "--scorer",
-        default="anchored",
-        help="anchored (embedded, the default), hpsv3+http://HOST:PORT or judge+...; "
+        default=DEFAULT_SCORER,
+        help="vision (embedded, the default), anchored, hpsv3+http://HOST:PORT or judge+...; "
         "heuristic only with --accept-positive-gap",
     )
     parser.add_argument(

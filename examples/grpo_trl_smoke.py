@@ -163,7 +163,7 @@ def cpu_grpo_config(output_dir: str | Path, **settings: Any) -> Any:
 
 
 def run_smoke(output_dir: str | Path, steps: int = 2, pool_size: int = 1) -> dict[str, Any]:
-    """Runs ``steps`` GRPO steps with the tiny model and the default (anchored) scorer.
+    """Runs ``steps`` GRPO steps with the tiny model and the default (vision) scorer.
 
     Args:
         output_dir: Where the trainer writes (nothing large: saving is off).

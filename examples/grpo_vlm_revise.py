@@ -5,7 +5,7 @@ on CPU with a tiny random Qwen2.5-VL). The policy writes a p5.brush sketch and c
 ``render`` tool of `sketch_env.trl.SketchToolEnv`; the tool answers with the rendered picture
 (``--image-size`` px square) and a report or a critique, never the score; the policy revises
 and renders again, up to ``--max-renders`` times. The reward is that of the last sketch
-rendered (HPSv3 when a service URL is given, else the embedded anchored scorer, plus paint
+rendered (HPSv3 when a service URL is given, else the embedded vision scorer, plus paint
 coverage); the scorer's measured adversarial gap is printed at start. ``sketch/*`` and
 ``sketch/revision/*`` metrics (first and last render's reward, improvement) are logged
 through `SketchToolEnv.metrics`.
@@ -42,6 +42,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from sketch_env.scoring.spec import DEFAULT_SCORER
+
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
@@ -49,8 +51,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--model", default="Qwen/Qwen2.5-VL-3B-Instruct", help="policy VLM")
     parser.add_argument(
         "--scorer",
-        default="anchored",
-        help="anchored (embedded, the default), hpsv3+http://HOST:PORT or judge+...; "
+        default=DEFAULT_SCORER,
+        help="vision (embedded, the default), anchored, hpsv3+http://HOST:PORT or judge+...; "
         "heuristic only with --accept-positive-gap",
     )
     parser.add_argument(

@@ -240,7 +240,7 @@ def _hpsv3_checks(url: str | None) -> list[Check]:
                     f"HPSv3 service {answer['url']}",
                     "warn",
                     f"not reachable ({answer['error'][:160]}); the embedded scorers still work "
-                    "(anchored, the default, vision and heuristic)",
+                    "(vision, the default, anchored and heuristic)",
                     "start it with `sketch-env hpsv3 serve` (GPU machine; see docs/hpsv3.md)",
                 )
             )

@@ -98,7 +98,7 @@ class SketchEnvironment(Environment[SketchAction, SketchObservation, SketchState
     Args:
         renderer: The renderer (a `Renderer`, or a spec such as ``"ray://auto"``); the
             process-wide shared one when ``None``.
-        scorer: A `Scorer` or a spec string (``"anchored"``, the default;
+        scorer: A `Scorer` or a spec string (``"vision"``, the default;
             ``"hpsv3+http://host:port"``).
         reward_config: Reward weights and thresholds.
         gate_config: Which gate rules apply.

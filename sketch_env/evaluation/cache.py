@@ -50,7 +50,7 @@ class SketchEvaluation:
             (lazily, on first use, so creating this object starts no browser).
         config: Everything the evaluator is built from, in one `EvaluationConfig` (instead
             of ``scorer``, ``renderer``, ``reward_config`` and ``gate_config``).
-        scorer: Scorer or scorer spec (``"anchored"``, the default; ``"hpsv3+http://host:port"``).
+        scorer: Scorer or scorer spec (``"vision"``, the default; ``"hpsv3+http://host:port"``).
         renderer: Renderer; the process-wide shared one when ``None``.
         reward_config: Weights and thresholds of the reward.
         gate_config: Gate rules.

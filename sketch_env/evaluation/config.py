@@ -8,7 +8,7 @@ One object now carries them, with a JSON round trip, and every front end takes i
 ``sketch-env serve``, ``rollout`` and ``reward-check``. A saved config therefore reproduces an
 evaluation exactly, whichever front end reads it::
 
-    {"renderer": "local", "scorer": "anchored?kappa=1", "pool_dir": null,
+    {"renderer": "local", "scorer": "vision?medium_knee=0.25", "pool_dir": null,
      "render": {"deadline_s": 30.0, ...}, "gate": {"forbid_text": true, ...},
      "reward": {"coverage_weight": 1.0, "guards": [...], ...}}
 
@@ -47,8 +47,8 @@ class EvaluationConfig(JsonConfig):
     Args:
         renderer: Renderer spec: ``"local"`` (the process-wide browser pool), ``"ray"``,
             ``"ray://auto"`` or ``"ray://HOST:PORT"`` (`sketch_env.distributed.make_renderer`).
-        scorer: Scorer spec: ``"anchored"`` (the default; ``"anchored?kappa=2"`` sets its
-            parameters), ``"heuristic"``, ``"hpsv3+http://host:port"``,
+        scorer: Scorer spec: ``"vision"`` (the default; ``"vision?refit_every=256"`` sets its
+            parameters), ``"anchored"``, ``"heuristic"``, ``"hpsv3+http://host:port"``,
             ``"judge+http://host:port/v1?model=..."`` (`sketch_env.scoring.make_scorer`).
         pool_dir: The reference pool folder the embedded scorers compare with (it decides the
             score); ``None`` for the shipped pool (or ``$SKETCH_ENV_REFERENCE_POOL``). Name it to
@@ -62,7 +62,7 @@ class EvaluationConfig(JsonConfig):
         ValueError: On a malformed spec or a part of the wrong type.
 
     Examples:
-        >>> config = EvaluationConfig(scorer="anchored", gate=GateConfig(forbid_text=False))
+        >>> config = EvaluationConfig(scorer="vision", gate=GateConfig(forbid_text=False))
         >>> EvaluationConfig.from_json(config.to_json()) == config
         True
     """

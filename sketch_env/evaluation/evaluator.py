@@ -100,7 +100,7 @@ class Evaluator:
         renderer: A renderer (`SketchRenderer`, `RayRenderer`), or a spec for
             `sketch_env.distributed.make_renderer`: ``"local"``/``None`` for the process-wide
             `shared_renderer`, ``"ray://auto"`` or ``"ray://HOST:PORT"`` for a Ray cluster.
-        scorer: A `Scorer` or a spec string (``"anchored"``, the default;
+        scorer: A `Scorer` or a spec string (``"vision"``, the default;
             ``"hpsv3+http://host:port"``).
         reward_config: Weights and thresholds of the reward.
         gate_config: Which gate rules apply, statically and at run time.
@@ -110,7 +110,7 @@ class Evaluator:
         ValueError: If ``config`` is given together with another argument.
 
     Examples:
-        >>> evaluator = Evaluator(scorer="anchored")  # doctest: +SKIP
+        >>> evaluator = Evaluator(scorer="vision")  # doctest: +SKIP
         >>> [r.reward.reward for r in evaluator.evaluate_sync(replies, prompts, seeds=0)]
         >>> Evaluator(config=EvaluationConfig.load("eval.json"))  # doctest: +SKIP
     """

@@ -25,8 +25,8 @@ __all__ = ["add_evaluation_options", "evaluation_config_from_args", "open_render
 
 #: How ``--scorer`` is described in every command's help.
 SCORER_HELP = (
-    "scorer spec: anchored (embedded, the default), vision (embedded, ranks paintings, "
-    "not yet safe under search), heuristic (embedded, beaten by search), "
+    "scorer spec: vision (embedded, the default), anchored (embedded, cannot rank paintings), "
+    "heuristic (embedded, beaten by search), "
     "hpsv3+http://HOST:PORT (a running HPSv3 service), judge+http://HOST:PORT/v1?model=NAME "
     "(a vision-language judge)"
 )

@@ -51,6 +51,7 @@ def measure_pool_vision(
     net = network()
     pooled = {}
     local = {}
+    colour = {}
     negative_features = {}
     for start in range(0, len(jobs), batch):
         chunk = jobs[start : start + batch]
@@ -65,6 +66,7 @@ def measure_pool_vision(
                 pooled[(name, seed)] = view.pooled
                 if seed == VISION_SEEDS[0]:
                     local[name] = view.local
+                    colour[name] = view.colour
         if progress is not None:
             progress(min(start + batch, len(jobs)), len(jobs))
-    return write_pool_vision(pooled, local, negative_features, backend, folder)
+    return write_pool_vision(pooled, local, colour, negative_features, backend, folder)

@@ -1,7 +1,9 @@
 """Scoring: the scorers, which turn a picture and its prompt into a number on a stated scale.
 
-The default scorer is ``anchored`` (`AnchoredScorer`: how typical the picture is of its task's
-reference paintings, on the CPU); ``heuristic`` (`HeuristicScorer`) is kept for comparison;
+The default scorer is ``vision`` (`VisionScorer`: the reference pool's judgement of the picture
+through a small image network, on the CPU); ``anchored`` (`AnchoredScorer`: how typical the
+picture is of its task's references) and ``heuristic`` (`HeuristicScorer`) are kept for
+comparison;
 HPSv3 runs as a service (`sketch_env.scoring.hpsv3`) and a vision-language judge behind an
 OpenAI-compatible API (`sketch_env.scoring.judge`), each imported only when a spec asks for it
 (`make_scorer`). Every scorer states its `ScoreScale`.
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     )
     from sketch_env.scoring.heuristic import HeuristicScorer, heuristic_terms
     from sketch_env.scoring.spec import DEFAULT_HPSV3_URL, DEFAULT_SCORER, make_scorer
+    from sketch_env.scoring.vision.scorer import VisionScorer
 
 _HOME = {
     "AnchoredScorer": "sketch_env.scoring.anchored",
@@ -64,6 +67,7 @@ _HOME = {
     "DEFAULT_HPSV3_URL": "sketch_env.scoring.spec",
     "DEFAULT_SCORER": "sketch_env.scoring.spec",
     "make_scorer": "sketch_env.scoring.spec",
+    "VisionScorer": "sketch_env.scoring.vision.scorer",
     "Extraction": "sketch_env.gate",
     "GateConfig": "sketch_env.gate",
     "GateIssue": "sketch_env.gate",
@@ -90,6 +94,7 @@ __all__ = [
     "ScoreScale",
     "Scorer",
     "ScorerUnavailableError",
+    "VisionScorer",
     "check_sketch",
     "combine",
     "dark_mass_fraction",

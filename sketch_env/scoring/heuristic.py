@@ -3,8 +3,8 @@
 This is **not** a preference model and must never be described as one. It was the package's
 first default scorer: a handful of image statistics, each documented below, that separate "a
 painting happened" from the degenerate outputs a policy finds first (an empty canvas, a few
-stray marks, one flat mass of colour, per-pixel noise). The default scorer is now ``anchored``
-(`sketch_env.scoring.anchored`), because every term here saturates at "busy" and a blind
+stray marks, one flat mass of colour, per-pixel noise). The default scorer is now ``vision``
+(`sketch_env.scoring.vision.scorer`), because every term here saturates at "busy" and a blind
 search reaches this scorer's maximum at once (docs/reward.md, "What search finds"). It knows
 nothing about the prompt and nothing about taste.
 
@@ -200,7 +200,7 @@ def heuristic_terms(
 
 class HeuristicScorer:
     """An embedded scorer kept for comparison: a transparent picture heuristic, not a preference
-    model (the default scorer is `sketch_env.scoring.anchored.AnchoredScorer`).
+    model (the default scorer is `sketch_env.scoring.vision.scorer.VisionScorer`).
 
     It scores each picture from image statistics alone (see the module docstring for every
     term) and **ignores the prompt**: a perfect rose scores the same for "a rose" and for "a

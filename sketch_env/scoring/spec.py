@@ -2,11 +2,18 @@
 
 Valid specs:
 
-- ``"anchored"`` (`DEFAULT_SCORER`): the embedded `AnchoredScorer`, how typical the picture is
-  of its task's reference paintings (CPU, reads the pool's ``features.json``); the only
-  embedded scorer a search does not beat (docs/reward.md, "What search finds"). Parameters:
+- ``"vision"`` (`DEFAULT_SCORER`): the embedded `VisionScorer`, the reference pool's judgement
+  of the picture through a small image network (CPU, reads the pool's ``vision.npz``): where it
+  lies between the pool's weak and loved paintings, whether it shows the prompt's subject in the
+  prompt's medium, and whether it is a painting at all. It ranks paintings and holds under
+  search (docs/reward.md). Parameters: ``vision?beta=10&medium_knee=0.25...`` (its arguments of
+  the same names; ``refit_every=N`` makes its discriminator keep learning).
+- ``"anchored"``: the embedded `AnchoredScorer`, how typical the picture is of its task's
+  reference paintings (CPU, reads the pool's ``features.json``): hard to beat by blind search
+  but it cannot tell a fine painting from a weak one. Parameters:
   ``anchored?kappa=1&typical_quantile=0.75`` (its arguments of the same names). The reference
-  pool it reads is `EvaluationConfig.pool_dir` (``make_scorer(..., pool_dir=...)``).
+  pool the embedded scorers read is `EvaluationConfig.pool_dir` (``make_scorer(...,
+  pool_dir=...)``).
 - ``"heuristic"``: the embedded `HeuristicScorer` (image statistics and a small text reader on
   the CPU, ignores prompts). Every one of its terms saturates at "busy": a blind search reaches
   its maximum, so it is kept for comparison and tests, not for training. Parameter:
@@ -52,7 +59,7 @@ __all__ = [
 ]
 
 #: The scorer every entry point uses when none is named.
-DEFAULT_SCORER = "anchored"
+DEFAULT_SCORER = "vision"
 
 #: Where ``sketch-env hpsv3 serve`` listens by default.
 DEFAULT_HPSV3_URL = "http://127.0.0.1:8765"
@@ -204,7 +211,7 @@ def make_scorer(
         spec: A spec string (see the module docstring) or a ready `Scorer`.
         timeout_s: Per-request timeout for the HPSv3 client, and for a judge whose spec
             gives no ``timeout``; ignored by the embedded scorers.
-        pool_dir: The reference pool the anchored scorer reads (``None``: the shipped pool,
+        pool_dir: The reference pool the embedded scorers read (``None``: the shipped pool,
             or ``$SKETCH_ENV_REFERENCE_POOL``); ignored by the others.
 
     Returns:
@@ -218,13 +225,11 @@ def make_scorer(
     Examples:
         >>> make_scorer("heuristic?read_text=0").read_text
         False
-        >>> make_scorer("preference")
+        >>> make_scorer("preference")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        ValueError: unknown scorer spec 'preference'; valid specs: \
-anchored[?kappa=K&typical_quantile=Q], heuristic[?read_text=0|1], hpsv3, \
-hpsv3+http://host:port[,http://host2:port...], \
-judge+http://host:port/v1?model=NAME[&mode=pairwise&refs=DIR...]
+        ValueError: unknown scorer spec 'preference'; valid specs: anchored[...], \
+heuristic[...], vision[...], hpsv3, ...
     """
     if not isinstance(spec, str):
         if isinstance(spec, Scorer):

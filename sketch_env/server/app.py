@@ -18,7 +18,7 @@ Configuration comes from arguments or environment variables:
 
 - ``SKETCH_ENV_MAX_SESSIONS``: concurrent sessions (default 8). One more is refused with
   OpenEnv's ``CAPACITY_REACHED`` error and the server keeps serving.
-- ``SKETCH_ENV_SCORER``: scorer spec (default ``anchored``; ``hpsv3+http://host:port``).
+- ``SKETCH_ENV_SCORER``: scorer spec (default ``vision``; ``hpsv3+http://host:port``).
 - ``SKETCH_ENV_MAX_STEPS``, ``SKETCH_ENV_REWARD_POLICY``: episode shape (1, ``last``).
 - ``SKETCH_ENV_IDLE_TIMEOUT``: seconds a session may stay idle (default 300).
 - ``SKETCH_ENV_MAX_CONCURRENT_STEPS``, ``SKETCH_ENV_MAX_QUEUED_STEPS``,
@@ -93,7 +93,7 @@ def create_sketch_app(
 
     Args:
         max_sessions: Concurrent WebSocket sessions; ``SKETCH_ENV_MAX_SESSIONS`` or 8.
-        scorer: Scorer spec; ``SKETCH_ENV_SCORER`` or `DEFAULT_SCORER` (``"anchored"``).
+        scorer: Scorer spec; ``SKETCH_ENV_SCORER`` or `DEFAULT_SCORER` (``"vision"``).
         max_steps: Sketches per episode; ``SKETCH_ENV_MAX_STEPS`` or 1.
         reward_policy: ``"last"`` or ``"best"``; ``SKETCH_ENV_REWARD_POLICY`` or ``"last"``.
         include_image: Return PNGs in step observations by default (a client can also ask per

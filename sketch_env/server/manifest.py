@@ -138,7 +138,7 @@ def build_manifest(
     Examples:
         >>> manifest = build_manifest()
         >>> manifest["variables"], manifest["validation"]["capabilities"]["llm_judged"]
-        ({'SKETCH_ENV_SCORER': 'anchored', 'SKETCH_ENV_RENDERER': 'local'}, False)
+        ({'SKETCH_ENV_SCORER': 'vision', 'SKETCH_ENV_RENDERER': 'local'}, False)
     """
     EvaluationConfig(scorer=scorer, renderer=renderer)  # the same spec checks as serve's
     scoring = parse_spec(scorer, what="scorer spec")
@@ -257,7 +257,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser: The subcommand's parser.
     """
     parser.add_argument(
-        "--scorer", default=DEFAULT_SCORER, help="the deployment's scorer spec (default anchored)"
+        "--scorer", default=DEFAULT_SCORER, help="the deployment's scorer spec (default vision)"
     )
     parser.add_argument(
         "--renderer", default="local", help="the deployment's renderer spec (default local)"

@@ -42,12 +42,12 @@ def scorer_fix(spec: str) -> str:
         return (
             "start the HPSv3 service (sketch-env hpsv3 serve --model-dir DIR --checkpoint FILE, "
             "docs/hpsv3.md), check it with sketch-env hpsv3 health --url URL, or serve with "
-            "--scorer anchored"
+            f"--scorer {DEFAULT_SCORER}"
         )
     if kind == "judge":
         return (
             "start the judge's API or fix its URL, model or api_key_env in --scorer "
-            "(docs/judge.md), or serve with --scorer anchored"
+            f"(docs/judge.md), or serve with --scorer {DEFAULT_SCORER}"
         )
     return REINSTALL
 

@@ -49,7 +49,7 @@ COMPONENTS: dict[str, tuple[Callable[[Rollout], float | None], str]] = {
     "gate": (_gate_value, "1 when the sketch passed the gate, else 0"),
     "preference": (
         _preference_value,
-        "the preference term (the scorer's value: anchored 0-10, HPSv3 mu); 0 when there was "
+        "the preference term (the scorer's value: vision 0-10, HPSv3 mu); 0 when there was "
         "no picture",
     ),
 }
@@ -247,7 +247,7 @@ class SketchReward(_BatchReward):
 
     Examples:
         ```python
-        reward = SketchReward()  # the anchored scorer; or scorer="hpsv3+http://HOST:PORT"
+        reward = SketchReward()  # the vision scorer; or scorer="hpsv3+http://HOST:PORT"
         coverage, gate = reward.component("coverage"), reward.component("gate")
         trainer = GRPOTrainer(..., reward_funcs=[reward, coverage, gate],
                               args=GRPOConfig(reward_weights=[1.0, 0.5, 0.5], ...))

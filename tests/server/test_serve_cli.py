@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from sketch_env.install import RAY_INSTALL
+from sketch_env.scoring.spec import DEFAULT_SCORER
 from sketch_env.server.probe import probe_scorer
 from tests.conftest import GOOD_SKETCH, require_chromium
 from tests.server.serving import running_server
@@ -85,7 +86,7 @@ def test_serve_prints_its_url_and_warns_at_start_when_the_scorer_is_dead(tmp_pat
         assert url == server.url and found.group(2) == server.url.replace("http", "ws")
         line = next(x for x in warning.splitlines() if "did not score a test picture" in x)
         assert line.startswith("WARNING:") and DEAD_SCORER in line
-        assert "reward will be null" in line and "--scorer anchored" in line
+        assert "reward will be null" in line and f"--scorer {DEFAULT_SCORER}" in line
         # It keeps serving: a step is answered, unscored.
         step = httpx.post(
             f"{url}/step", json={"action": {"sketch": GOOD_SKETCH}, "seed": 1}, timeout=180

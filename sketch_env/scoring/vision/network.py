@@ -68,11 +68,15 @@ class NetworkView:
         local: Block `LOCAL_BLOCK`'s map, one 192-feature vector per 32 x 32 region of the
             input: ``(49, 192)``.
         logits: The 1000 ImageNet class scores (kept for checking the network is intact).
+        colour: How colourful the picture is, from the network's input: the 90th percentile
+            over its pixels of their chroma (the largest minus the smallest of R, G and B,
+            0-1). Not the network's, but read from the same 224 x 224 input.
     """
 
     pooled: np.ndarray
     local: np.ndarray
     logits: np.ndarray
+    colour: float
 
 
 def _fold(weights: dict[str, np.ndarray], conv: str, bn: str, stride: int) -> _Conv:
@@ -183,7 +187,10 @@ class EfficientNetLite0:
         Returns:
             Its `NetworkView`.
         """
-        x = _relu6(_conv(self.preprocess(image), self.stem))
+        pixels = self.preprocess(image)
+        # In [-1, 1]: half the channels' spread is the chroma on 0-1.
+        chroma = (pixels.max(axis=2) - pixels.min(axis=2)) / 2.0
+        x = _relu6(_conv(pixels, self.stem))
         local = None
         for i, block in enumerate(self.blocks):
             inputs = x
@@ -202,6 +209,7 @@ class EfficientNetLite0:
             pooled=pooled.astype(np.float32),
             local=local.astype(np.float32),
             logits=(pooled @ self.fc_weight + self.fc_bias).astype(np.float32),
+            colour=float(np.quantile(chroma, 0.9)),
         )
 
 

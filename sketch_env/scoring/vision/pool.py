@@ -9,6 +9,9 @@ and writes ``vision.npz`` into the pool folder. It holds:
   2 (the discriminator learns from all three, every other part reads seed 0);
 - ``local``: each reference's 7 x 7 map of 192 features at seed 0, as float16 (a picture's
   regions are compared with the medium's, `VisionScorer`'s realism);
+- ``colour``: each reference's colourfulness at seed 0 (`NetworkView.colour`: a medium's
+  references span a range of colour, charcoal and ink hatching almost none, `VisionScorer`'s
+  realism);
 - ``negative_ids``, ``negatives``: the pooled features of the negative corpus
   (``negatives.jsonl`` beside ``pool.json``): sketches that pass the gate and are not
   paintings (random genomes of the blind search, random collages of brush marks, and what
@@ -51,7 +54,7 @@ VISION_FILE = "vision.npz"
 #: The negative corpus's sketches.
 NEGATIVES_FILE = "negatives.jsonl"
 #: Bumped whenever what is stored changes meaning: a stale file is refused.
-VISION_VERSION = 1
+VISION_VERSION = 2
 #: The seeds each reference is measured at.
 VISION_SEEDS: tuple[int, ...] = (0, 1, 2)
 
@@ -104,6 +107,7 @@ class PoolVision:
         ids: Reference ids, in pool order.
         pooled: ``(references, seeds, 1280)`` pooled features.
         local: ``(references, 49, 192)`` local features at seed 0.
+        colour: ``(references,)`` colourfulness at seed 0.
         negative_ids: The negatives' ids.
         negatives: ``(negatives, 1280)`` pooled features.
         backend: The GL backend that drew every picture.
@@ -112,6 +116,7 @@ class PoolVision:
     ids: tuple[str, ...]
     pooled: np.ndarray
     local: np.ndarray
+    colour: np.ndarray
     negative_ids: tuple[str, ...]
     negatives: np.ndarray
     backend: str
@@ -120,6 +125,7 @@ class PoolVision:
 def write_pool_vision(
     pooled: Mapping[tuple[str, int], np.ndarray],
     local: Mapping[str, np.ndarray],
+    colour: Mapping[str, float],
     negatives: Mapping[str, np.ndarray],
     backend: str,
     path: str | os.PathLike[str] | None = None,
@@ -130,6 +136,7 @@ def write_pool_vision(
         pooled: ``(reference id, seed)`` -> pooled features, for every reference and every
             seed of `VISION_SEEDS`.
         local: Reference id -> local features at seed 0.
+        colour: Reference id -> colourfulness at seed 0.
         negatives: Negative id -> pooled features, for every negative of the corpus.
         backend: The GL backend that drew them.
         path: Pool folder; ``None`` finds the shipped pool.
@@ -143,7 +150,7 @@ def write_pool_vision(
     folder = find_pool_dir(path)
     ids = [ref.id for ref in load_reference_pool(folder)]
     missing = [f"{i}@{s}" for i in ids for s in VISION_SEEDS if (i, s) not in pooled]
-    missing += [i for i in ids if i not in local]
+    missing += [i for i in ids if i not in local or i not in colour]
     corpus = [n.id for n in load_negatives(folder)]
     missing += [n for n in corpus if n not in negatives]
     if missing:
@@ -159,6 +166,7 @@ def write_pool_vision(
             np.float32
         ),
         local=np.stack([local[i] for i in ids]).astype(np.float16),
+        colour=np.array([colour[i] for i in ids], np.float32),
         negative_ids=np.array(corpus),
         negatives=np.stack([negatives[n] for n in corpus]).astype(np.float32),
     )
@@ -194,6 +202,7 @@ def load_pool_vision(path: str | os.PathLike[str] | None = None) -> PoolVision:
             ids=ids,
             pooled=np.asarray(data["pooled"], np.float32),
             local=np.asarray(data["local"], np.float32),
+            colour=np.asarray(data["colour"], np.float32),
             negative_ids=tuple(str(i) for i in data["negative_ids"]),
             negatives=np.asarray(data["negatives"], np.float32),
             backend=str(data["backend"]),

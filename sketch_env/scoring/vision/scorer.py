@@ -35,10 +35,13 @@ features standardised over the references) and one of its parts::
   reference left out: the classifier names its medium for 95 of 96, a wrong medium's median
   share 0.001; that picture's share is 0.04.
 - **realism**: a picture far from every reference of its medium is outside what the pool
-  vouches for: the distance to the second-nearest reference, and how well the picture's 49
-  regions find a like region among the medium's references, each against the range the
-  references themselves span (leave one out), with slack so that none of them is touched
-  much.
+  vouches for: the distance to the second-nearest reference, how well the picture's 49
+  regions find a like region among the medium's references, and how colourful it is, each
+  against the range the references themselves span (leave one out), with slack so that none
+  of them is touched much. The network's features barely tell a colourful picture from a grey
+  one: a blind search of 125 programs found a red bar and blue hatching on a yellow ground
+  that the medium classifier read as charcoal (share 0.81) at 6.05 under a charcoal prompt;
+  the charcoal references are grey (colour 0.05 at most), that picture 0.82.
 - **painting**: a discriminator (logistic regression on the standardised features) between the
   references, at three seeds, and the negative corpus: sketches that pass the gate and are not
   paintings (random genomes, random collages of brush marks, what earlier composed searches
@@ -59,6 +62,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import statistics
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -79,6 +83,11 @@ from sketch_env.scoring.vision.pool import PoolVision, load_pool_vision
 __all__ = ["VisionParts", "VisionScorer"]
 
 _TOP = 10.0
+#: Colour (`NetworkView.colour`) that is a tint of paper, not paint: cream paper measures 0.11.
+#: The slack past a medium's most colourful reference is at least this, so that a charcoal
+#: drawing on cream paper is not taken for a coloured picture (the charcoal references, on
+#: white and grey paper, reach 0.05; the search's yellow and brown grounds 0.5-0.8).
+_TINT = 0.1
 _TIER_LOVE, _TIER_WEAK = "love", "weak"
 
 
@@ -166,15 +175,19 @@ class _ClosedSet:
         dual = np.linalg.solve(gram + lam * np.eye(len(centred)), target)
         return cls(classes, centred.T @ dual / width, centres)
 
-    def share(self, row: np.ndarray, label: str | None, group: str | None, beta: float) -> float:
-        """``label``'s share of a softmax (``beta``) over the classes, over the best class's;
-        1 for no label or one the classifier does not know (a prompt that names no subject is
-        not judged on one)."""
+    def read(
+        self, row: np.ndarray, label: str | None, group: str | None, beta: float
+    ) -> tuple[float, float] | None:
+        """``label``'s share of a softmax (``beta``) over the classes, over the best class's,
+        and its evidence (the regression's output for it: about 5/6 for a reference of the
+        class in sample, 0 for a picture with nothing of it); ``None`` for no label or one the
+        classifier does not know (a prompt that names no subject is not judged on one)."""
         if label is None or label not in self.classes:
-            return 1.0
-        logits = beta * ((row - self.centres.get(group or "", self.centres[""])) @ self.weights)
-        odds = np.exp(logits - logits.max())
-        return float(odds[self.classes.index(label)] / odds.max())
+            return None
+        raw = (row - self.centres.get(group or "", self.centres[""])) @ self.weights
+        odds = np.exp(beta * (raw - raw.max()))
+        k = self.classes.index(label)
+        return float(odds[k] / odds.max()), float(raw[k])
 
 
 @dataclass(frozen=True)
@@ -186,6 +199,7 @@ class VisionParts:
         quality: The quality factor.
         subject: The prompt's subject's share over the best subject's (1 without a subject).
         medium: The prompt's medium's share over the best medium's (1 without a medium).
+        presence: How much of the prompt's subject and medium the classifiers find at all.
         realism: The realism factor.
         painting: The discriminator's probability that the picture is a painting.
         anchor: The task (or medium, subject, ``pool``) the prompt chose.
@@ -195,6 +209,7 @@ class VisionParts:
     quality: float
     subject: float
     medium: float
+    presence: float
     realism: float
     painting: float
     anchor: str
@@ -226,6 +241,8 @@ class VisionScorer:
         subject_power: Exponent of the subject factor.
         subject_lambda: Ridge strength of the subject and medium classifiers.
         medium_knee: Medium share from which the medium factor is 1.
+        presence_full: Mean evidence of the prompt's subject and medium from which the
+            presence factor is 1 (it is 0 at no evidence).
         quality_midpoint: Progress at which quality is 0.5.
         quality_slope: Slope of the quality logistic.
         realism_slack: How far past the references' own range realism starts to fall, in
@@ -262,6 +279,7 @@ class VisionScorer:
         subject_power: float = 0.5,
         subject_lambda: float = 1.0,
         medium_knee: float = 0.25,
+        presence_full: float = 0.15,
         quality_midpoint: float = 0.5,
         quality_slope: float = 2.2,
         realism_slack: float = 1.0,
@@ -274,6 +292,7 @@ class VisionScorer:
             ("beta", beta),
             ("quality_slope", quality_slope),
             ("subject_lambda", subject_lambda),
+            ("presence_full", presence_full),
         ):
             if not (math.isfinite(value) and value > 0):
                 raise ValueError(f"VisionScorer {label} must be a positive number, got {value}")
@@ -287,7 +306,7 @@ class VisionScorer:
             )
         self.pool_dir = pool_dir
         self.beta, self.subject_power, self.subject_lambda = beta, subject_power, subject_lambda
-        self.medium_knee = medium_knee
+        self.medium_knee, self.presence_full = medium_knee, presence_full
         self.quality_midpoint, self.quality_slope = quality_midpoint, quality_slope
         self.realism_slack, self.painting_knee = realism_slack, painting_knee
         self.painting_lambda = painting_lambda
@@ -298,6 +317,7 @@ class VisionScorer:
             "subject_power": subject_power,
             "subject_lambda": subject_lambda,
             "medium_knee": medium_knee,
+            "presence_full": presence_full,
             "quality_midpoint": quality_midpoint,
             "quality_slope": quality_slope,
             "realism_slack": realism_slack,
@@ -349,6 +369,8 @@ class VisionScorer:
         self._local_mean: dict[str, np.ndarray] = {}
         self._local_refs: dict[str, np.ndarray] = {}
         self._calibration: dict[str, tuple[float, float, float, float]] = {}
+        colour = vision.colour[keep]
+        self._colour_range: dict[str, tuple[float, float]] = {}
         for medium in sorted(set(self._media)):
             idx = self._members(medium)
             self._local_mean[medium] = local[idx].reshape(-1, local.shape[2]).mean(0)
@@ -368,6 +390,10 @@ class VisionScorer:
                 float(np.median(near)),
                 min(found),
                 float(np.median(found)),
+            )
+            self._colour_range[medium] = (
+                float(colour[idx].max()),
+                float(np.median(colour[idx])),
             )
         self._fit_closed_sets(vision, keep)
         positives = self._standard(vision.pooled[keep].reshape(-1, vision.pooled.shape[2]))
@@ -479,8 +505,16 @@ class VisionScorer:
         progress = (float(z @ self._direction) - self._weak_at) / (self._love_at - self._weak_at)
         quality = float(_sigmoid(self.quality_slope * (progress - self.quality_midpoint)))
         row = self._closed_set_row(view, z)
-        share = self._subject.share(row, subject, medium, self.beta)
-        medium_share = self._medium.share(row, medium, subject, self.beta)
+        subject_read = self._subject.read(row, subject, medium, self.beta)
+        medium_read = self._medium.read(row, medium, subject, self.beta)
+        share = 1.0 if subject_read is None else subject_read[0]
+        medium_share = 1.0 if medium_read is None else medium_read[0]
+        evidence = [read[1] for read in (subject_read, medium_read) if read is not None]
+        presence = (
+            1.0
+            if not evidence
+            else float(np.clip(statistics.fmean(evidence) / self.presence_full, 0.0, 1.0))
+        )
         realism = 1.0
         if medium is not None and medium in self._local_refs:
             members = self._members(medium)
@@ -489,19 +523,27 @@ class VisionScorer:
             found = self._regions_found(view.local, medium)
             global_unit = self.realism_slack * (far - typical_far) + 1e-6
             local_unit = self.realism_slack * (typical_found - found_min) + 1e-6
-            realism = math.exp(-max(0.0, near - far - global_unit) / global_unit) * math.exp(
-                -max(0.0, found_min - local_unit - found) / local_unit
+            most, typical = self._colour_range[medium]
+            colour_unit = self.realism_slack * max(most - typical, _TINT)
+            realism = (
+                math.exp(-max(0.0, near - far - global_unit) / global_unit)
+                * math.exp(-max(0.0, found_min - local_unit - found) / local_unit)
+                * math.exp(-max(0.0, view.colour - most - colour_unit) / colour_unit)
             )
         weights, bias = self._disc
         painting = float(_sigmoid(float(z @ weights) + bias))
-        return VisionParts(progress, quality, share, medium_share, realism, painting, label)
+        return VisionParts(
+            progress, quality, share, medium_share, presence, realism, painting, label
+        )
 
     def value(self, parts: VisionParts) -> float:
         """The score (0-10) of a picture's parts."""
         painting = min(1.0, parts.painting / self.painting_knee)
         subject = float(parts.subject) ** self.subject_power
         medium = min(1.0, parts.medium / self.medium_knee)
-        return float(_TOP * parts.quality * subject * medium * parts.realism * painting)
+        return float(
+            _TOP * parts.quality * subject * medium * parts.presence * parts.realism * painting
+        )
 
     def score_view(self, view: NetworkView, prompt: str) -> Score:
         """Scores a picture from the network's view of it."""
@@ -511,6 +553,7 @@ class VisionScorer:
             ("quality", parts.quality),
             ("subject", parts.subject),
             ("medium", parts.medium),
+            ("presence", parts.presence),
             ("realism", parts.realism),
             ("painting", parts.painting),
         )
