@@ -106,13 +106,14 @@ EMBEDDED_SCORERS: Mapping[str, Embedded] = {
         {"read_text": bool},
     ),
     "vision": Embedded(
-        "vision[?beta=B&subject_lambda=L&medium_knee=M&painting_knee=P&realism_slack=S&refit_every=N&refit_window=W]",
+        "vision[?beta=B&subject_lambda=L&medium_knee=M&presence_full=F&painting_knee=P&realism_slack=S&refit_every=N&refit_window=W]",
         "sketch_env.scoring.vision.scorer",
         "VisionScorer",
         {
             "beta": float,
             "subject_lambda": float,
             "medium_knee": float,
+            "presence_full": float,
             "painting_knee": float,
             "realism_slack": float,
             "refit_every": int,

@@ -138,15 +138,18 @@ def test_held_out_refits_leave_the_reference_out_and_its_task_out_of_quality(
 
 
 def test_spec_parameters_reach_the_scorer_and_unknown_ones_are_refused() -> None:
-    tuned = make_scorer("vision?beta=5&painting_knee=0.5&medium_knee=0.5")
+    tuned = make_scorer("vision?beta=5&painting_knee=0.5&medium_knee=0.5&presence_full=0.2")
     assert isinstance(tuned, VisionScorer)
     assert (tuned.beta, tuned.painting_knee, tuned.medium_knee) == (5.0, 0.5, 0.5)
+    assert tuned.presence_full == 0.2
     with pytest.raises(ValueError, match="vision takes"):
         make_scorer("vision?kappa=2")
     with pytest.raises(ValueError, match="painting_knee"):
         VisionScorer(painting_knee=1.5)
     with pytest.raises(ValueError, match="medium_knee"):
         VisionScorer(medium_knee=0.0)
+    with pytest.raises(ValueError, match="presence_full"):
+        VisionScorer(presence_full=-1.0)
 
 
 #: Passing sketches that are not paintings (tests/data/rendered/README.md): what a policy that

@@ -2,11 +2,12 @@
 
 The anchored scorer paid for how *typical* a picture was of its task's four references, so it
 could not tell a fine painting from a weak one (55 % of the pool's within-task tier pairs, ties
-as half), punished good pictures composed differently, and barely saw the subject. This scorer
-asks three questions of the network's view of the picture (`EfficientNetLite0`, pooled
-features standardised over the references) and one of its parts::
+as half), punished good pictures composed differently, and barely saw the subject. This scorer,
+the default since, asks six questions of the network's view of the picture (`EfficientNetLite0`,
+pooled features standardised over the references, and its regional features)::
 
-    score = 10 * quality * subject ** 0.5 * min(1, medium / 0.25) * realism * painting
+    score = 10 * quality * subject ** 0.5 * min(1, medium / 0.25) * presence * realism
+            * min(1, painting / 0.6)
 
 - **quality**: where the picture lies along the direction from the pool's ``weak`` references
   to its ``love`` references (the difference of their mean standardised features), 0 at the
@@ -34,6 +35,14 @@ features standardised over the references) and one of its parts::
   colour and coverage, and nothing asked whether the picture was ink at all. Measured, each
   reference left out: the classifier names its medium for 95 of 96, a wrong medium's median
   share 0.001; that picture's share is 0.04.
+- **presence**: whether the two classifiers find the prompt's subject and medium at all. A
+  share is relative, and a picture of nothing still gives some subject all of it: a blind
+  search's gold ring on a brown ground had a still-life share of 1.0 and earned 8.09 against
+  the task's median reference 6.02. The classifiers' evidence itself (the regression's output:
+  about 5/6 for a reference in sample, 0 for a picture with nothing of the class), averaged over
+  the subject and medium the prompt names, 0 at none, 1 from ``presence_full`` (0.15). Every
+  reference left out of the fit reaches 0.17 or more; the best pictures of blind searches
+  average 0.03.
 - **realism**: a picture far from every reference of its medium is outside what the pool
   vouches for: the distance to the second-nearest reference, how well the picture's 49
   regions find a like region among the medium's references, and how colourful it is, each
