@@ -2,9 +2,9 @@
 
 The anchored scorer paid for how *typical* a picture was of its task's four references, so it
 could not tell a fine painting from a weak one (55 % of the pool's within-task tier pairs, ties
-as half), punished good pictures composed differently, and barely saw the subject. This scorer,
-the default since, asks six questions of the network's view of the picture (`EfficientNetLite0`,
-pooled features standardised over the references, and its regional features)::
+as half), punished good pictures composed differently, and barely saw the subject. This scorer
+(the default since 2026-12-04) asks six questions of the network's view of the picture
+(`EfficientNetLite0`: pooled features standardised over the references, regional features)::
 
     score = 10 * quality * subject ** 0.5 * min(1, medium / 0.25) * presence * realism
             * min(1, painting / 0.6)
