@@ -74,7 +74,10 @@ def test_prompts_survive_reset_step_and_autoreset(mode: str) -> None:
         obs, reward, terminated, truncated, info = envs.step([GOOD_SKETCH, "no sketch"])
         assert terminated.tolist() == [True, True] and not truncated.any()
         assert all(p in PROMPTS for p in obs["prompt"]), obs["prompt"]
-        assert reward[0] > 0 and reward[1] == -1.0
+        # The sketch paints and is scored (the default scorer may judge a red square with a
+        # line worth nothing under the task's prompt: 0, never the failures' -1 or less).
+        assert reward[0] >= 0 and reward[1] == -1.0
+        assert info["render_status"][0] == "ok" and info["reward_valid"].all()
         assert obs["image"][0].std() > 5 and obs["gate_passed"].tolist() == [1, 0]
 
         # NEXT_STEP, gymnasium's default: this step only resets (the actions are ignored).
@@ -99,7 +102,7 @@ def test_same_step_autoreset_scores_every_step() -> None:
         for _ in range(2):
             obs, reward, terminated, _, info = envs.step([GOOD_SKETCH, GOOD_SKETCH])
             # Every step paints and scores: no step is spent on a reset.
-            assert terminated.all() and (reward > 0).all(), reward
+            assert terminated.all() and (reward >= 0).all(), reward
             # The step's own info is under final_info (the top level is the new reset's).
             assert info["final_info"]["reward_valid"].all()
             assert info["final_info"]["render_status"].tolist() == ["ok", "ok"]
