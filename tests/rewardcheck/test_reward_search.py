@@ -20,6 +20,7 @@ from sketch_env.catalog.tasks import get_task
 from sketch_env.cli import main
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import gate_reply
+from sketch_env.reward import RewardConfig
 from sketch_env.rewardcheck.report import saturation_lines, write_search_html
 from sketch_env.rewardcheck.search import (
     MAX_MARKS,
@@ -222,6 +223,29 @@ def test_the_composed_mode_scores_pictures_offline_and_confirms_the_best_by_rend
         offline = float(c.ops[1].removeprefix("offline="))
         assert math.isfinite(offline)
         assert gate_reply(c.source).passed, "a confirmed composition is a sketch the gate passes"
+
+
+@pytest.mark.slow
+def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(evaluator) -> None:
+    # A reward that pays every picture alike (no preference, no coverage, no dark-mass term):
+    # the offline population never changes, and once its 24 compositions are confirmed there
+    # is nothing new to render. At 500 renders under vision the search then raised
+    # StopIteration after 35 minutes and lost the run; now it stops and says so.
+    flat = Evaluator(
+        evaluator.renderer,
+        "heuristic",
+        reward_config=RewardConfig(
+            preference_weight=0.0, coverage_weight=0.0, dark_mass_weight=0.0
+        ),
+    )
+    report = run_search(
+        flat, tasks=[TASK], budget=60, modes=["composed"], offline_per_render=OFFLINE_CHILDREN
+    )
+    run = report.tasks[0].runs["composed"]
+    confirmed = [c for c in run.candidates if c.ops and c.ops[0] in ("mosaic", "collage")]
+    assert run.stopped_early and len(run.candidates) < 60
+    assert len({c.source for c in confirmed}) == len(confirmed) > 0
+    assert run.to_dict(keep=1)["stopped_early"] is True
 
 
 def test_the_report_json_and_page_hold_what_is_promised(search) -> None:

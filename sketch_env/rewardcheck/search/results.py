@@ -179,6 +179,8 @@ class SearchRun:
         candidates: Every candidate it evaluated, in order.
         generations: The trajectory.
         seconds: Wall time.
+        stopped_early: The search ended before its budget: it found nothing new to evaluate
+            (the composed search, when its population holds only compositions it rendered).
     """
 
     task_id: str
@@ -188,6 +190,7 @@ class SearchRun:
     candidates: list[Candidate] = field(default_factory=list)
     generations: list[GenerationStats] = field(default_factory=list)
     seconds: float = 0.0
+    stopped_early: bool = False
 
     def ranked(self) -> list[Candidate]:
         """Candidates with a reward, best first (ties: the earlier first)."""
@@ -216,6 +219,7 @@ class SearchRun:
             "budget": self.budget,
             "population": self.population,
             "evaluations": len(self.candidates),
+            "stopped_early": self.stopped_early,
             "seconds": round(self.seconds, 1),
             "best": best.to_dict(with_source=True) if best is not None else None,
             "status_counts": self.status_counts(),
@@ -466,6 +470,7 @@ def load_search_report(path: str | Path) -> SearchReport:
                 candidates=[Candidate.from_dict(c) for c in run["candidates"]],
                 generations=[GenerationStats(**g) for g in run["generations"]],
                 seconds=run["seconds"],
+                stopped_early=run.get("stopped_early", False),
             )
         report.tasks.append(task)
     return report
