@@ -110,7 +110,7 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
             ("seascape/pastel", 4.47),
         ),
         measured="2026-12-04",
-        command="reward-check --search 500 --search-mode blind; --search 100 composed",
+        command="reward-check --search 500 --search-mode blind; --search 100 composed --offline 16",
         note=(
             "a blind search of 500 evaluations stays 3.8-7.4 below the median reference on the "
             "four search tasks, and the adversarial floor's blind search (24 programs, 8 a "
@@ -119,11 +119,12 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         # The adversarial floor's search (reward-check --search 576 --search-mode blind
         # --population 8 over all 24 tasks, seed 0): its own task, and the closest of the 24.
         elsewhere=(("landscape/ink_hatching", -5.72), ("abstract/watercolour", -0.81)),
+        # reward-check --search 100 --search-mode composed --offline 16 (25 renders a task).
         composed=(
-            ("flowers/watercolour", -1.11),
-            ("landscape/charcoal", -4.71),
-            ("still_life/ink_hatching", -2.36),
-            ("seascape/pastel", -2.81),
+            ("flowers/watercolour", -5.00),
+            ("landscape/charcoal", -3.51),
+            ("still_life/ink_hatching", -1.04),
+            ("seascape/pastel", -3.79),
         ),
         resolution=(
             "tiers 81.7 % held out, 0 of 96 at the maximum; six ladders rho 0.94-1.00; "
