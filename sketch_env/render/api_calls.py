@@ -56,8 +56,11 @@ __all__ = [
 #: p5.brush functions that put paint down: the gate's list, so that what the gate and the
 #: instructions call a drawing call is what the renderer counts as one.
 BRUSH_DRAW = tuple(sorted(BRUSH_DRAWING_CALLS))
-#: Drawing methods of the objects p5.brush hands out (``brush.Polygon``, ``brush.Plot``).
-BRUSH_OBJECT_DRAW = ("draw", "fill", "hatch", "wash", "show")
+#: Drawing methods of the objects p5.brush hands out (``brush.Polygon``, ``brush.Plot``): every
+#: method the vendored build puts on their prototypes, and ``draw``/``show``. ``mass`` was missing
+#: until 2026-12-05, so a polygon painted with ``poly.mass()`` (a quarter of the canvas in the
+#: test) counted no drawing call and the runtime gate refused it as unpainted.
+BRUSH_OBJECT_DRAW = ("draw", "fill", "hatch", "mass", "wash", "show")
 _BRUSH_CLASSES = ("Plot", "Polygon")
 #: The rest of p5.brush's functions: library code (p5 calls inside them are p5.brush's), not
 #: counted.

@@ -13,6 +13,7 @@ import asyncio
 import base64
 import io
 import json
+import re
 import struct
 import zlib
 from collections.abc import Awaitable, Callable, Iterator
@@ -21,9 +22,11 @@ import pytest
 from PIL import Image
 
 from sketch_env import RenderStatus, SketchRenderer
+from sketch_env.catalog.assets import vendor_dir
 from sketch_env.evaluation import Evaluator, RolloutStatus
 from sketch_env.gate import GateConfig
 from sketch_env.gate.runtime import runtime_check
+from sketch_env.render.api_calls import BRUSH_OBJECT_DRAW
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.host import FrameSession, HostPage
 from sketch_env.render.readback import ReadbackError, check_png, parse_message
@@ -245,6 +248,37 @@ def test_brush_internals_are_not_counted_and_setters_are_not_paint(
     assert codes == ["runtime_no_brush_paint"]
     lenient = GateConfig(require_brush_paint=False, canvas_size=None)
     assert runtime_check(result, lenient) == ()
+
+
+def test_every_paint_method_of_brush_objects_is_counted() -> None:
+    # The vendored build's own prototypes say which methods its Polygon and Plot objects paint
+    # with; one left out of the list paints uncounted and the runtime gate calls the picture
+    # unpainted (``mass`` was).
+    library = (vendor_dir() / "p5.brush" / "p5.brush.js").read_text(encoding="utf-8")
+    methods = set(re.findall(r"prototype\.([A-Za-z]+)=", library))
+    assert methods, "no prototype method found: the vendored build changed shape"
+    assert methods <= set(BRUSH_OBJECT_DRAW), methods - set(BRUSH_OBJECT_DRAW)
+
+
+def test_a_polygon_painted_through_its_own_methods_passes_the_gate(
+    renderer: SketchRenderer,
+) -> None:
+    source = """function setup() {
+  createCanvas(600, 600, WEBGL);
+  translate(-width / 2, -height / 2);
+  background(250, 248, 240);
+  const poly = new brush.Polygon([[100, 100], [400, 120], [380, 420], [120, 400]]);
+  brush.mass('charcoal', '#333333', {});
+  poly.mass();
+  brush.noMass();
+}
+"""
+    result = renderer.render_sync(source, seed=0)
+    assert result.status is RenderStatus.OK, result.errors
+    assert result.paint_fraction > 0.1, result.paint_fraction
+    assert result.api_calls is not None
+    assert result.api_calls.get("brush.Polygon.mass") == 1, result.api_calls
+    assert runtime_check(result, GateConfig(canvas_size=None)) == ()
 
 
 def test_a_batch_with_hostile_members_keeps_its_honest_ones(renderer: SketchRenderer) -> None:
