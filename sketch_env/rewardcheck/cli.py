@@ -435,6 +435,12 @@ def run_search_command(args: argparse.Namespace) -> int:
             f"references too: {shared}",
             *(f"  warning: {w}" for w in task.warnings()),
         ]
+        if task.mutant_margin is not None:
+            lines.append(
+                f"  references: the best mutant {task.mutant_margin:+.2f} against the task's "
+                "best reference (the gap uses the median, which a mutant of the best "
+                "painting passes by construction)"
+            )
         for mode, run in task.runs.items():
             best = " ".join(_short(g.best) for g in run.generations)
             median = " ".join(_short(g.median) for g in run.generations)

@@ -139,14 +139,23 @@ class LadderResult:
         crude = [r for _, kind, _, r in self.rungs if kind == "crude" and r is not None]
         return max(crude) - min(crude) if len(crude) >= 2 else None
 
-    def no_props_reward(self) -> float | None:
-        """The best reward of a competent or reference rung without the props."""
+    def _no_props_best(self) -> tuple[float, str] | None:
         found = [
-            r
-            for _, kind, props, r in self.rungs
+            (r, rung_id)
+            for rung_id, kind, props, r in self.rungs
             if kind in ("competent", "reference") and props is False and r is not None
         ]
         return max(found) if found else None
+
+    def no_props_reward(self) -> float | None:
+        """The best reward of a competent or reference rung without the props."""
+        best = self._no_props_best()
+        return None if best is None else best[0]
+
+    def no_props_id(self) -> str | None:
+        """The id of the rung `no_props_reward` is the reward of."""
+        best = self._no_props_best()
+        return None if best is None else best[1]
 
     def checks(self, top: float) -> dict[str, bool]:
         """This ladder's part of `CRITERIA`, given the reward's maximum ``top``."""
@@ -183,6 +192,9 @@ class ResolutionReport:
         subject: ``(reference id, prompt's task, reward, task's weakest, task's median)``.
         images: Picture path (relative to the output folder) by id.
         tier_of: Each reference's tier, by id.
+        terms: Each probe sketch's scorer terms and the guards that cut its reward (``guard:``
+            and the factor), at the first seed, by id: why a free composition or a rung
+            earned what it did.
     """
 
     scorer: str
@@ -196,6 +208,7 @@ class ResolutionReport:
     subject: list[tuple[str, str, float, float, float]] = field(default_factory=list)
     images: dict[str, str] = field(default_factory=dict)
     tier_of: dict[str, str] = field(default_factory=dict)
+    terms: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def tier_agreement(self) -> float | None:
@@ -297,6 +310,7 @@ class ResolutionReport:
             "free": self.free,
             "subject": self.subject,
             "images": self.images,
+            "terms": self.terms,
         }
 
 
@@ -449,7 +463,7 @@ def run_resolution(
     weak_median = {task_id: statistics.median(values) for task_id, values in weak.items()}
     for done, probe in enumerate(probe_list, start=1):
         items: list[ProbeSketch] = [*probe.ladder, *probe.outcome.values(), *probe.free]
-        scored = _evaluate_probes(evaluator, items, seed_list, save)
+        scored = _evaluate_probes(evaluator, items, seed_list, save, report.terms)
         report.ladders.append(
             LadderResult(
                 probe.task_id,
@@ -472,8 +486,10 @@ def _evaluate_probes(
     items: Sequence[ProbeSketch],
     seeds: Sequence[int],
     save: Callable[[str, Image.Image | None], None],
+    terms: dict[str, dict[str, float]],
 ) -> dict[str, float | None]:
-    """Each probe sketch's reward through the whole environment, the mean over seeds."""
+    """Each probe sketch's reward through the whole environment, the mean over seeds; its
+    scorer terms and cutting guards at the first seed go into ``terms``."""
     jobs = [(item, seed) for item in items for seed in seeds]
     rollouts = evaluator.evaluate_sync(
         [i.source for i, _ in jobs], [i.prompt for i, _ in jobs], [s for _, s in jobs]
@@ -483,6 +499,11 @@ def _evaluate_probes(
         rewards.setdefault(item.id, []).append(rollout.reward.reward)
         if seed == seeds[0]:
             save(item.id, rollout.render.image() if rollout.render and rollout.render.png else None)
+            breakdown = rollout.reward
+            terms[item.id] = {
+                **dict(breakdown.scorer_terms),
+                **{f"guard:{name}": f for name, f in breakdown.guards if f < 1},
+            }
     return {item_id: _mean(values) for item_id, values in rewards.items()}
 
 
@@ -534,6 +555,8 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
                 "pass" if all(ladder.checks(report.top).values()) else "FAIL",
             )
         )
+        if not ladder.checks(report.top)["no_props"]:
+            rows.append(_why(report, ladder.no_props_id()))
     for item_id, _, reward, weak in report.free:
         rows.append(
             (
@@ -542,6 +565,8 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
                 "pass" if _clears(reward, weak) else "FAIL",
             )
         )
+        if not _clears(reward, weak):
+            rows.append(_why(report, item_id))
     rows.append(
         (
             "wrong subject > weakest",
@@ -557,6 +582,13 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
         )
     )
     return rows
+
+
+def _why(report: ResolutionReport, item_id: str | None) -> tuple[str, str, str]:
+    """A row under a failed probe: the scorer terms (and cutting guards) it earned."""
+    terms = report.terms.get(item_id or "", {})
+    figures = ", ".join(f"{name} {value:.2f}" for name, value in terms.items())
+    return (f"  why {item_id or '-'}", figures or "no scorer terms (not scored)", "")
 
 
 def _clears(reward: float | None, weak: float | None) -> bool:

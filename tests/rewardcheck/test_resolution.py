@@ -23,6 +23,7 @@ from sketch_env.rewardcheck.report import write_resolution_html
 from sketch_env.rewardcheck.resolution import (
     LadderResult,
     ResolutionReport,
+    resolution_rows,
     run_resolution,
     spearman,
     write_resolution_json,
@@ -77,6 +78,32 @@ def test_the_criteria_read_the_figures() -> None:
     assert report.checks()["tiers"] is False  # 75 % in sample is under the 80 % bar
     report.references["e"] = 11.0
     assert report.checks()["headroom"] is False  # two of five
+
+
+def test_a_failed_probe_says_which_terms_held_it_down() -> None:
+    report = ResolutionReport("x", held_out=True, top=11.0, seconds=0.0)
+    report.ladders = [
+        LadderResult(
+            "t",
+            "p",
+            [("a", "crude", False, 1.0), ("d", "competent", False, 4.0)],
+            {"line_drawing": 0.2, "token_stroke": -0.75, "empty": -0.75},
+        )
+    ]
+    report.free = [("f1", "t", 1.0, 2.0), ("f2", "t", 3.0, 2.0)]
+    report.terms = {
+        "d": {"subject": 0.1},
+        "f1": {"presence": 0.3, "guard:blank": 0.5},
+        "f2": {"presence": 1.0},
+    }
+    assert report.ladders[0].no_props_id() == "d"
+    why = [row for row in resolution_rows(report) if row[0].strip().startswith("why")]
+    # Under the ladder whose competent rung is short of half the maximum, and under the free
+    # composition below its task's weak median; not under the one that cleared it.
+    assert why == [
+        ("  why d", "subject 0.10", ""),
+        ("  why f1", "presence 0.30, guard:blank 0.50", ""),
+    ]
 
 
 def test_the_shipped_probes_pass_the_gate_and_start_crude() -> None:
@@ -145,3 +172,9 @@ def test_the_command_measures_a_ladder_and_exits_on_the_criteria(tmp_path: Path,
     for ladder in summary["ladders"].values():
         assert ladder["spearman"] is not None and set(ladder["outcome"]) == set(OUTCOMES)
     assert (out / "index.html").is_file() and (out / "report.json").is_file()
+    # Every probe sketch keeps the scorer terms it earned, to say why it earned that.
+    terms = json.loads((out / "report.json").read_text())["terms"]
+    probe = next(p for p in load_probes() if p.task_id == tasks[0])
+    items = [*probe.ladder, *probe.outcome.values(), *probe.free]
+    assert set(terms) == {item.id for item in items}
+    assert all("quality" in terms[item.id] for item in probe.free)

@@ -167,6 +167,9 @@ def test_each_mode_runs_its_generations_through_the_environment(search) -> None:
         )
     assert task.gap == pytest.approx(task.best.reward - task.reference_stats()["median"])
     assert report.passed == (task.gap <= 0)
+    mutants = max(c.reward for c in task.runs["references"].candidates)
+    assert task.mutant_margin == pytest.approx(mutants - task.reference_stats()["max"])
+    assert report.to_dict()["tasks"][0]["mutant_margin"] == task.mutant_margin
 
 
 def test_the_references_mode_mutates_the_tasks_references(search, evaluator) -> None:

@@ -305,6 +305,25 @@ class TaskSearch:
             return None
         return best.reward - median
 
+    @property
+    def mutant_margin(self) -> float | None:
+        """The best mutant of the references − the task's best reference (``None`` when the
+        ``references`` mode did not run).
+
+        The gap compares with the *median* reference, and a mutant of the best reference is
+        still that painting: under any reward that ranks the references it stays above the
+        median, so the mutants' gap is positive by construction. A mutant that out-earns the
+        task's best painting is what a policy editing a good sketch would chase: what it
+        changed (a recoloured paper, a stray mark) is what the reward pays for beyond the
+        painting (docs/reward.md, "What search finds").
+        """
+        run = self.runs.get("references")
+        best = run.best if run is not None else None
+        top = self.reference_stats()["max"]
+        if best is None or best.reward is None or top is None:
+            return None
+        return best.reward - top
+
     def warnings(self) -> list[str]:
         """What makes the baseline doubtful: references that did not end in a scored picture.
 
@@ -335,6 +354,7 @@ class TaskSearch:
             "reference_rewards": self.reference_stats(),
             "best": best.to_dict(with_source=True) if best is not None else None,
             "gap": self.gap,
+            "mutant_margin": self.mutant_margin,
             "preference_cap": self.preference_cap,
             "top": self.top,
             "warnings": self.warnings(),
