@@ -98,6 +98,8 @@ _TOP = 10.0
 #: white and grey paper, reach 0.05; the search's yellow and brown grounds 0.5-0.8).
 _TINT = 0.1
 _TIER_LOVE, _TIER_WEAK = "love", "weak"
+#: The tiers as a number, for the neighbours' reading of quality.
+_TIER_VALUE = {_TIER_WEAK: 0.0, "ok": 0.5, _TIER_LOVE: 1.0}
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -204,7 +206,8 @@ class VisionParts:
     """The parts of one picture's score (see the module docstring).
 
     Args:
-        progress: Position along the weak-to-love direction (0 weak mean, 1 love mean).
+        progress: Position along the weak-to-love direction (0 weak mean, 1 love mean), or
+            the nearest references' tier with ``quality_neighbours``.
         quality: The quality factor.
         subject: The prompt's subject's share over the best subject's (1 without a subject).
         medium: The prompt's medium's share over the best medium's (1 without a medium).
@@ -254,6 +257,10 @@ class VisionScorer:
             presence factor is 1 (it is 0 at no evidence).
         quality_midpoint: Progress at which quality is 0.5.
         quality_slope: Slope of the quality logistic.
+        quality_neighbours: 0 (the default): quality is the weak-to-love line. ``k`` > 0: it
+            is the tier (weak 0, ok 0.5, love 1) of the picture's ``k`` nearest references,
+            weighted by their cosine similarity, with no logistic: bounded by the loved
+            references, where the line is not (see ``VisionScorer.parts``).
         realism_slack: How far past the references' own range realism starts to fall, in
             units of that range (and how fast it falls).
         painting_knee: Discriminator probability from which the painting factor is 1.
@@ -291,6 +298,7 @@ class VisionScorer:
         presence_full: float = 0.15,
         quality_midpoint: float = 0.5,
         quality_slope: float = 2.2,
+        quality_neighbours: int = 0,
         realism_slack: float = 1.0,
         painting_knee: float = 0.6,
         painting_lambda: float = 300.0,
@@ -308,6 +316,8 @@ class VisionScorer:
         for label, value in (("painting_knee", painting_knee), ("medium_knee", medium_knee)):
             if not 0 < value <= 1:
                 raise ValueError(f"{label} must lie in (0, 1], got {value}")
+        if quality_neighbours < 0:
+            raise ValueError(f"quality_neighbours must be 0 or more, got {quality_neighbours}")
         if refit_every < 0 or refit_window < 1:
             raise ValueError(
                 "refit_every must be 0 (never) or more and refit_window at least 1, got "
@@ -317,6 +327,7 @@ class VisionScorer:
         self.beta, self.subject_power, self.subject_lambda = beta, subject_power, subject_lambda
         self.medium_knee, self.presence_full = medium_knee, presence_full
         self.quality_midpoint, self.quality_slope = quality_midpoint, quality_slope
+        self.quality_neighbours = int(quality_neighbours)
         self.realism_slack, self.painting_knee = realism_slack, painting_knee
         self.painting_lambda = painting_lambda
         self.excluded = frozenset(exclude)
@@ -329,6 +340,7 @@ class VisionScorer:
             "presence_full": presence_full,
             "quality_midpoint": quality_midpoint,
             "quality_slope": quality_slope,
+            "quality_neighbours": quality_neighbours,
             "realism_slack": realism_slack,
             "painting_knee": painting_knee,
             "painting_lambda": painting_lambda,
@@ -373,6 +385,9 @@ class VisionScorer:
         self._direction = love.mean(0) - weak.mean(0)
         self._weak_at = float((weak @ self._direction).mean())
         self._love_at = float((love @ self._direction).mean())
+        graded = tiers != ""
+        self._graded_units = _unit(self._z[graded])
+        self._graded_values = np.array([_TIER_VALUE[t] for t in tiers[graded]])
         self._media = [ref.task_id.split("/", 1)[1] for ref in self.references]
         local = vision.local[keep]
         self._local_mean: dict[str, np.ndarray] = {}
@@ -458,6 +473,22 @@ class VisionScorer:
         standard: np.ndarray = (x - self._mean) / self._std
         return standard
 
+    def _neighbours_tier(self, z: np.ndarray) -> float:
+        """The similarity-weighted tier of the ``quality_neighbours`` nearest graded references.
+
+        The line extrapolates: a references search of 500 found a pastel seascape whose sea a
+        green wash covered at progress 1.63 (its parent 0.71, the love mean 1), 3.1 points
+        above the task's best reference, and edits that paint no better climb it the same way
+        on three other tasks. Read from the nearest references, quality cannot pass what
+        the loved ones look like. Measured offline: with 16 neighbours it orders 90.8 % of
+        the within-task tier pairs with the picture's whole task left out (the line: 90.8 %),
+        and the six probe ladders at rho 0.94-1.00 (the line: the same).
+        """
+        similar = self._graded_units @ _unit(z)
+        nearest = np.argsort(-similar)[: self.quality_neighbours]
+        weights = np.clip(similar[nearest], 1e-6, None)
+        return float((weights * self._graded_values[nearest]).sum() / weights.sum())
+
     def _members(self, medium: str) -> list[int]:
         return [i for i, m in enumerate(self._media) if m == medium]
 
@@ -511,8 +542,13 @@ class VisionScorer:
         """
         z = self._standard(view.pooled)
         label, (subject, medium) = resolve_anchor(prompt, self._prompted, self.tasks)
-        progress = (float(z @ self._direction) - self._weak_at) / (self._love_at - self._weak_at)
-        quality = float(_sigmoid(self.quality_slope * (progress - self.quality_midpoint)))
+        if self.quality_neighbours:
+            progress = quality = self._neighbours_tier(z)
+        else:
+            progress = (float(z @ self._direction) - self._weak_at) / (
+                self._love_at - self._weak_at
+            )
+            quality = float(_sigmoid(self.quality_slope * (progress - self.quality_midpoint)))
         row = self._closed_set_row(view, z)
         subject_read = self._subject.read(row, subject, medium, self.beta)
         medium_read = self._medium.read(row, medium, subject, self.beta)
