@@ -33,6 +33,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from sketch_env.rewardcheck.search import load_search_report
+
 CELL = 150
 CAPTION = 30
 GAP = 6
@@ -112,6 +114,9 @@ def search(folder: Path, label: str | None = None, best: int = 4) -> Image.Image
     """Per task: its references, then the best pictures the search found (``label`` names the
     scorer in the title; the report's scorer name by default)."""
     report = _report(folder)
+    # The mutants' margin over the best reference, as the report computes it (older reports
+    # did not store it).
+    margins = {t.task.id: t.mutant_margin for t in load_search_report(folder / "report.json").tasks}
     rows: list[tuple[str, list[tuple[Path | None, str]]]] = []
     for task in report["tasks"]:
         refs = [
@@ -123,7 +128,11 @@ def search(folder: Path, label: str | None = None, best: int = 4) -> Image.Image
             key=lambda c: -(c["reward"] if c["reward"] is not None else -99.0),
         )[:best]
         cells = refs + [(folder / c["image"], f"found {_fmt(c['reward'])}") for c in found]
-        rows.append((f"{task['task']['id'].replace('/', chr(10))}\ngap {_fmt(task['gap'])}", cells))
+        name = f"{task['task']['id'].replace('/', chr(10))}\ngap {_fmt(task['gap'])}"
+        margin = margins.get(task["task"]["id"])
+        if margin is not None:
+            name += f"\nover best ref {margin:+.2f}"
+        rows.append((name, cells))
     title = (
         f"What a {'/'.join(report['modes'])} search of {report['budget']} evaluations found "
         f"under {label or report['scorer']}: the task's references, then its best finds"
