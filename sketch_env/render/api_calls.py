@@ -58,8 +58,9 @@ __all__ = [
 BRUSH_DRAW = tuple(sorted(BRUSH_DRAWING_CALLS))
 #: Drawing methods of the objects p5.brush hands out (``brush.Polygon``, ``brush.Plot``): every
 #: method the vendored build puts on their prototypes, and ``draw``/``show``. ``mass`` was missing
-#: until 2026-12-05, so a polygon painted with ``poly.mass()`` (a quarter of the canvas in the
-#: test) counted no drawing call and the runtime gate refused it as unpainted.
+#: until 2026-12-05: the paint of ``poly.mass()`` (a quarter of the canvas in the test) counted
+#: no drawing call, so a sketch whose only paint that ran was such a call was refused by the
+#: runtime gate as unpainted.
 BRUSH_OBJECT_DRAW = ("draw", "fill", "hatch", "mass", "wash", "show")
 _BRUSH_CLASSES = ("Plot", "Polygon")
 #: The rest of p5.brush's functions: library code (p5 calls inside them are p5.brush's), not
