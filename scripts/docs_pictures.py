@@ -16,6 +16,7 @@ pictures out, so that the docs show what the numbers are about and can be drawn 
     # the same search with --scorer 'vision?refit_every=16', drawn with --label
     sketch-env reward-check --search 500 --search-mode references --out runs/mutants
     python scripts/docs_pictures.py search runs/mutants --out docs/images/search-vision-mutants.jpg
+    # and --search 500 --search-mode composed --offline 16: search-vision-composed-500.jpg
 
 ``ladders`` draws one row per probe ladder (crude to reference quality, as ordered by hand)
 and a row of free compositions, each picture captioned with the reward of both reports;

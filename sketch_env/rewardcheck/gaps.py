@@ -114,8 +114,7 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         ),
         measured="2026-12-05",
         command=(
-            "reward-check --search 500 --search-mode blind, then references; "
-            "--search 100 composed --offline 16"
+            "reward-check --search 500, each mode alone: blind, references, composed --offline 16"
         ),
         note=(
             "a blind search of 500 evaluations stays 3.8-7.4 below the median reference on the "
@@ -127,9 +126,12 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         # The adversarial floor's search (reward-check --search 576 --search-mode blind
         # --population 8 over all 24 tasks, seed 0): its own task, and the closest of the 24.
         elsewhere=(("landscape/ink_hatching", -5.72), ("abstract/watercolour", -0.81)),
-        # reward-check --search 100 --search-mode composed --offline 16 (25 renders a task).
+        # reward-check --search 500 --search-mode composed --offline 16, 2026-12-05 (125
+        # renders a task; seascape/pastel stopped after 28: every composition it scored
+        # offline earned 0, so nothing new was left to render). The 100-render run gave the
+        # same best on three tasks and -5.00 on flowers/watercolour.
         composed=(
-            ("flowers/watercolour", -5.00),
+            ("flowers/watercolour", -3.58),
             ("landscape/charcoal", -3.51),
             ("still_life/ink_hatching", -1.04),
             ("seascape/pastel", -3.79),
