@@ -401,6 +401,12 @@ def write_search_html(report: SearchReport, out_dir: str | Path, per_run: int = 
             f"<p>Prompt: <i>{html.escape(task.task.prompt)}</i>. References "
             f"min/median/max {_num(stats['min'])} / {_num(stats['median'])} / "
             f"{_num(stats['max'])}.</p>"
+            + (
+                f"<p>The best mutant of the references against the best reference: "
+                f"{task.mutant_margin:+.2f}.</p>"
+                if task.mutant_margin is not None
+                else ""
+            )
             + "".join(f'<p class="warn">{html.escape(w)}</p>' for w in task.warnings())
             + f"<p>Top {task.top} at their cap: {html.escape(maxed)}.<br>"
             f"At their cap in the references too: {html.escape(shared)}.</p>"

@@ -276,6 +276,7 @@ def test_the_report_json_and_page_hold_what_is_promised(search) -> None:
         assert f'src="{c.image}"' in page
     assert "<script" not in page and "http" not in page.replace("http-equiv", "")
     assert f"{task.gap:+.2f}" in page and "<svg" in page
+    assert f"against the best reference: {task.mutant_margin:+.2f}" in page
     # Read back, the report draws the same page and keeps its figures (a run can be redrawn
     # or compared with another reward's without searching again).
     back = load_search_report(out / "report.json")
