@@ -542,6 +542,7 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
         ),
     ]
     for ladder in report.ladders:
+        ladder_checks = ladder.checks(report.top)
         rewards = " ".join("-" if r is None else f"{r:.2f}" for *_, r in ladder.rungs)
         outcome = ", ".join(
             f"{name} {'-' if v is None else f'{v:.2f}'}" for name, v in ladder.outcome.items()
@@ -552,10 +553,10 @@ def resolution_rows(report: ResolutionReport) -> list[tuple[str, str, str]]:
                 f"{rewards}; rho {_fmt(ladder.correlation)}, min gap {_fmt(ladder.min_gap)}, "
                 f"crude spread {_fmt(ladder.crude_spread)}, "
                 f"no props {_fmt(ladder.no_props_reward())}; {outcome}",
-                "pass" if all(ladder.checks(report.top).values()) else "FAIL",
+                "pass" if all(ladder_checks.values()) else "FAIL",
             )
         )
-        if not ladder.checks(report.top)["no_props"]:
+        if not ladder_checks["no_props"]:
             rows.append(_why(report, ladder.no_props_id()))
     for item_id, _, reward, weak in report.free:
         rows.append(
