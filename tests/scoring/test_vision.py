@@ -7,6 +7,7 @@ stored features of them (`vision.npz`, written by ``sketch-env pool refresh``).
 from __future__ import annotations
 
 import asyncio
+import math
 import shutil
 import statistics
 from pathlib import Path
@@ -163,6 +164,29 @@ def test_spec_parameters_reach_the_scorer_and_unknown_ones_are_refused() -> None
         VisionScorer(medium_knee=0.0)
     with pytest.raises(ValueError, match="presence_full"):
         VisionScorer(presence_full=-1.0)
+
+
+def test_half_the_quality_factor_lies_between_the_weak_and_the_ok_references(
+    scorer: VisionScorer,
+) -> None:
+    # The default midpoint comes from the pool, not a constant: a painting the pool would
+    # grade `ok` earns more than half the quality factor, a typical `weak` one less.
+    by_tier: dict[str, list[float]] = {"weak": [], "ok": [], "love": []}
+    for ref in REFS:
+        by_tier[ref.tier].append(scorer.parts(_stored_view(ref.id), ref.prompt).quality)
+    assert statistics.fmean(by_tier["weak"]) < 0.5 < statistics.fmean(by_tier["ok"])
+    assert statistics.fmean(by_tier["ok"]) < statistics.fmean(by_tier["love"])
+    ok = [r for r in REFS if r.tier == "ok"]
+    ok_progress = statistics.fmean(scorer.parts(_stored_view(r.id), r.prompt).progress for r in ok)
+    assert scorer._midpoint == pytest.approx(ok_progress / 2)
+    # A held-out refit measures its own midpoint without the task's tiers; a fixed one is
+    # an option of the spec.
+    held = scorer.held_out(ok[0])
+    assert held._midpoint != scorer._midpoint
+    fixed = make_scorer("vision?quality_midpoint=0.5")
+    assert isinstance(fixed, VisionScorer) and fixed._midpoint == 0.5
+    with pytest.raises(ValueError, match="quality_midpoint"):
+        VisionScorer(quality_midpoint=math.nan)
 
 
 def test_neighbours_quality_stays_within_the_loved_references_where_the_line_does_not(

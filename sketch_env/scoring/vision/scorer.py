@@ -11,7 +11,11 @@ as half), punished good pictures composed differently, and barely saw the subjec
 
 - **quality**: where the picture lies along the direction from the pool's ``weak`` references
   to its ``love`` references (the difference of their mean standardised features), 0 at the
-  weak mean, 1 at the love mean, through a logistic that reaches 0.5 at the midpoint. Fitted
+  weak mean, 1 at the love mean, through a logistic that reaches 0.5 halfway between the weak
+  and the ``ok`` references (progress 0.29): a painting the pool would grade ``ok`` earns more
+  than half, so a competent painting of the subject without the references' props reaches
+  half the maximum (at 0.5, the midpoint of weak and love, two of six such probe rungs did
+  not: they read as ``ok``, 0.38 and 0.40). Fitted
   on tiers, so it is measured leaving the picture's whole task out (`VisionScorer.held_out`):
   alone it orders 91 % of the within-task tier pairs held out, against 85 % for the paint's
   coverage alone and 55 % for the anchored scorer. It does not saturate: a picture past the
@@ -97,9 +101,9 @@ _TOP = 10.0
 #: drawing on cream paper is not taken for a coloured picture (the charcoal references, on
 #: white and grey paper, reach 0.05; the search's yellow and brown grounds 0.5-0.8).
 _TINT = 0.1
-_TIER_LOVE, _TIER_WEAK = "love", "weak"
+_TIER_LOVE, _TIER_OK, _TIER_WEAK = "love", "ok", "weak"
 #: The tiers as a number, for the neighbours' reading of quality.
-_TIER_VALUE = {_TIER_WEAK: 0.0, "ok": 0.5, _TIER_LOVE: 1.0}
+_TIER_VALUE = {_TIER_WEAK: 0.0, _TIER_OK: 0.5, _TIER_LOVE: 1.0}
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -255,7 +259,9 @@ class VisionScorer:
         medium_knee: Medium share from which the medium factor is 1.
         presence_full: Mean evidence of the prompt's subject and medium from which the
             presence factor is 1 (it is 0 at no evidence).
-        quality_midpoint: Progress at which quality is 0.5.
+        quality_midpoint: Progress at which quality is 0.5; ``None`` (the default): halfway
+            between the pool's ``weak`` and ``ok`` references along the line, so that a
+            painting the pool would grade ``ok`` earns more than half of the quality factor.
         quality_slope: Slope of the quality logistic.
         quality_neighbours: 0 (the default): quality is the weak-to-love line. ``k`` > 0: it
             is the tier (weak 0, ok 0.5, love 1) of the picture's ``k`` nearest references,
@@ -296,7 +302,7 @@ class VisionScorer:
         subject_lambda: float = 1.0,
         medium_knee: float = 0.25,
         presence_full: float = 0.15,
-        quality_midpoint: float = 0.5,
+        quality_midpoint: float | None = None,
         quality_slope: float = 2.2,
         quality_neighbours: int = 0,
         realism_slack: float = 1.0,
@@ -316,6 +322,8 @@ class VisionScorer:
         for label, value in (("painting_knee", painting_knee), ("medium_knee", medium_knee)):
             if not 0 < value <= 1:
                 raise ValueError(f"{label} must lie in (0, 1], got {value}")
+        if quality_midpoint is not None and not math.isfinite(quality_midpoint):
+            raise ValueError(f"quality_midpoint must be a finite number, got {quality_midpoint}")
         if quality_neighbours < 0:
             raise ValueError(f"quality_neighbours must be 0 or more, got {quality_neighbours}")
         if refit_every < 0 or refit_window < 1:
@@ -385,6 +393,10 @@ class VisionScorer:
         self._direction = love.mean(0) - weak.mean(0)
         self._weak_at = float((weak @ self._direction).mean())
         self._love_at = float((love @ self._direction).mean())
+        ok = self._z[tiers == _TIER_OK]
+        self._midpoint: float = 0.5 * float(self._progress(ok).mean()) if len(ok) else 0.5
+        if self.quality_midpoint is not None:
+            self._midpoint = self.quality_midpoint
         graded = tiers != ""
         self._graded_units = _unit(self._z[graded])
         self._graded_values = np.array([_TIER_VALUE[t] for t in tiers[graded]])
@@ -492,6 +504,14 @@ class VisionScorer:
         weights = np.clip(similar[nearest], 1e-6, None)
         return float((weights * self._graded_values[nearest]).sum() / weights.sum())
 
+    def _progress(self, z: np.ndarray) -> np.ndarray:
+        """Where standardised features lie on the quality line: 0 at the weak references' mean,
+        1 at the loved ones'."""
+        progress: np.ndarray = (z @ self._direction - self._weak_at) / (
+            self._love_at - self._weak_at
+        )
+        return progress
+
     def _members(self, medium: str) -> list[int]:
         return [i for i, m in enumerate(self._media) if m == medium]
 
@@ -548,10 +568,8 @@ class VisionScorer:
         if self.quality_neighbours:
             progress = quality = self._neighbours_tier(z)
         else:
-            progress = (float(z @ self._direction) - self._weak_at) / (
-                self._love_at - self._weak_at
-            )
-            quality = float(_sigmoid(self.quality_slope * (progress - self.quality_midpoint)))
+            progress = float(self._progress(z))
+            quality = float(_sigmoid(self.quality_slope * (progress - self._midpoint)))
         row = self._closed_set_row(view, z)
         subject_read = self._subject.read(row, subject, medium, self.beta)
         medium_read = self._medium.read(row, medium, subject, self.beta)
