@@ -496,7 +496,8 @@ class VisionScorer:
         within-task tier pairs with the picture's whole task left out, as the line does (8:
         87.5 %, 32 or more: 90.0 %). Measured as the whole scorer (2026-12-05): tiers 82.5 %
         held out, the mutants' margin over the best reference +0.61..+2.03 where the line's is
-        +0.25..+3.11, but the search still finds edits that paint worse (a seascape's sunset
+        +0.25..+3.11 (both with the midpoint at 0.5; the line's is +0.16..+2.36 at the weak-ok
+        midpoint), but the search still finds edits that paint worse (a seascape's sunset
         sky taken away), and two rungs of one probe ladder tie; so it is not the default.
         """
         similar = self._graded_units @ _unit(z)
