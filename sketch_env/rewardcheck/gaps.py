@@ -129,11 +129,9 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         # --population 8 over all 24 tasks, seed 0): its own task, and the closest of the 24.
         elsewhere=(("landscape/ink_hatching", -6.88), ("abstract/watercolour", -0.77)),
         # reward-check --search 500 --search-mode composed --offline 16, 2026-12-05 (125
-        # renders a task; seascape/pastel stopped after 28: every composition it scored
-        # offline earned 0, so nothing new was left to render). The 100-render run gave the
-        # same best on three tasks and -5.00 on flowers/watercolour.
-        # With the weak-ok quality midpoint (4953 s on two busy cores): -3.80, -5.04, -0.57,
-        # -5.04; the figures with the midpoint at 0.5 were -3.58, -3.51, -1.04, -3.79.
+        # renders a task, 4953 s on two busy cores; seascape/pastel stops early: every
+        # composition it scores offline earns 0, so nothing new is left to render). With the
+        # midpoint at 0.5 the same run gave -3.58, -3.51, -1.04 and -3.79.
         composed=(
             ("flowers/watercolour", -3.80),
             ("landscape/charcoal", -5.04),

@@ -394,9 +394,11 @@ class VisionScorer:
         self._weak_at = float((weak @ self._direction).mean())
         self._love_at = float((love @ self._direction).mean())
         ok = self._z[tiers == _TIER_OK]
-        self._midpoint: float = 0.5 * float(self._progress(ok).mean()) if len(ok) else 0.5
+        self._midpoint: float
         if self.quality_midpoint is not None:
             self._midpoint = self.quality_midpoint
+        else:
+            self._midpoint = 0.5 * float(self._progress(ok).mean()) if len(ok) else 0.5
         graded = tiers != ""
         self._graded_units = _unit(self._z[graded])
         self._graded_values = np.array([_TIER_VALUE[t] for t in tiers[graded]])
