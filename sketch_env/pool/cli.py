@@ -10,6 +10,7 @@ Examples:
     sketch-env pool export-sft runs/sft        # love + ok as prompt -> reply pairs for SFT
     sketch-env pool negatives                  # rewrite the vision scorer's negative corpus
     sketch-env pool negatives --harden         # + what searches find against it, one round
+    sketch-env pool negatives --harden --tasks unsearched   # a round over all 20 other tasks
 """
 
 from __future__ import annotations
@@ -124,6 +125,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     neg.add_argument(
         "--seed", type=int, default=101, help="seed of the hardening search (default 101)"
+    )
+    neg.add_argument(
+        "--tasks",
+        default=None,
+        metavar="LIST",
+        help="comma-separated task ids the hardening attacks, or `unsearched`: every task "
+        "outside `reward-check --search`'s defaults (default: four tasks, one per medium, "
+        "`sketch_env.pool.negatives.HARDEN_TASKS`)",
+    )
+    neg.add_argument(
+        "--population",
+        type=int,
+        default=16,
+        metavar="N",
+        help="candidates per generation of the hardening searches (default 16)",
+    )
+    neg.add_argument(
+        "--keep",
+        type=int,
+        default=12,
+        metavar="N",
+        help="negatives the hardening keeps per task and search mode, the best first (default 12)",
     )
     neg.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
     add_render_options(neg, defaults={"deadline_s": 60.0})
@@ -289,9 +312,11 @@ def _run_negatives(args: argparse.Namespace) -> int:
     from sketch_env.catalog.references import load_reference_pool
     from sketch_env.evaluation.evaluator import Evaluator
     from sketch_env.pool.negatives import (
+        HARDEN_TASKS,
         blind_negatives,
         collage_negatives,
         search_negatives,
+        unsearched_tasks,
         write_negatives,
     )
     from sketch_env.render.renderer import SketchRenderer
@@ -301,6 +326,24 @@ def _run_negatives(args: argparse.Namespace) -> int:
     def progress(done: int, total: int, label: str = "") -> None:
         print(f"\r{label} {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
 
+    if args.tasks is not None and not args.harden:
+        print("--tasks chooses what a hardening round attacks: add --harden", file=sys.stderr)
+        return 2
+    if args.tasks is None:
+        tasks: tuple[str, ...] = HARDEN_TASKS
+    elif args.tasks.strip() == "unsearched":
+        tasks = unsearched_tasks(args.pool_dir)
+    else:
+        tasks = tuple(t.strip() for t in args.tasks.split(",") if t.strip())
+        known = {r.task_id for r in load_reference_pool(args.pool_dir)}
+        unknown = sorted(set(tasks) - known)
+        if unknown or not tasks:
+            print(
+                f"--tasks: no references for {', '.join(unknown) or 'an empty list'}; "
+                "`sketch-env pool list` shows the pool's tasks",
+                file=sys.stderr,
+            )
+            return 2
     try:
         kept = list(load_negatives(args.pool_dir))
     except FileNotFoundError:
@@ -313,6 +356,9 @@ def _run_negatives(args: argparse.Namespace) -> int:
             new = search_negatives(
                 evaluator,
                 round_number,
+                tasks=tasks,
+                population=args.population,
+                per_run=args.keep,
                 budget=args.budget,
                 seed=args.seed,
                 progress=progress,

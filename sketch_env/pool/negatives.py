@@ -12,10 +12,10 @@ corpus is reproduced by running them again:
   search;
 - `search_negatives`: what a blind and a composed search found against the current vision
   scorer, one round of hardening (``sketch-env pool negatives --harden``): a discriminator that
-  has seen its own adversary's best pictures. The round attacks `HARDEN_TASKS`, none of
-  ``reward-check --search``'s default tasks, so a later search there, with another seed,
-  measures what the hardening generalised to rather than what it saw (docs/reward.md, "What
-  search finds").
+  has seen its own adversary's best pictures. A round attacks `HARDEN_TASKS` or, wider,
+  `unsearched_tasks`: never ``reward-check --search``'s default tasks, so a later search
+  there, with another seed, measures what the hardening generalised to rather than what it saw
+  (docs/reward.md, "What search finds").
 
 None of them is ever a reference, a probe (``reference_pool/probes``) or anything a report is
 computed on.
@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from sketch_env.catalog.references import find_pool_dir
+from sketch_env.catalog.references import find_pool_dir, load_reference_pool
 from sketch_env.rewardcheck.search import (
+    DEFAULT_TASKS,
     OFFLINE_PER_RENDER,
     compile_genome,
     mutate_genome,
@@ -57,6 +58,7 @@ __all__ = [
     "blind_negatives",
     "collage_negatives",
     "search_negatives",
+    "unsearched_tasks",
     "write_negatives",
 ]
 
@@ -68,6 +70,22 @@ HARDEN_TASKS: tuple[str, ...] = (
     "flowers/ink_hatching",
     "landscape/pastel",
 )
+
+
+def unsearched_tasks(path: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+    """Every task of the pool that ``reward-check --search`` does not measure by default.
+
+    A hardening round over them covers every subject and medium while leaving the search's
+    own tasks unseen (the round is then measured where it did not look).
+
+    Args:
+        path: Pool folder; ``None`` finds the shipped pool.
+
+    Returns:
+        Their ids, sorted.
+    """
+    tasks = {r.task_id for r in load_reference_pool(path)}
+    return tuple(sorted(tasks - set(DEFAULT_TASKS)))
 
 
 def blind_negatives(count: int = 240, seed: int = 12345) -> list[Negative]:
@@ -129,6 +147,7 @@ def search_negatives(
     budget: int = 400,
     seed: int = 101,
     per_run: int = 12,
+    population: int = 16,
     progress: Callable[[int, int, str], None] | None = None,
     offline_per_render: int = OFFLINE_PER_RENDER,
 ) -> list[Negative]:
@@ -146,6 +165,7 @@ def search_negatives(
         budget: Renders over all tasks and both modes.
         seed: The search's seed (and every render's).
         per_run: Negatives kept per task and mode.
+        population: Candidates per generation of each search.
         progress: Passed to the search.
         offline_per_render: Compositions the composed search scores between two renders.
 
@@ -159,6 +179,7 @@ def search_negatives(
         modes=("blind", "composed"),
         seed=seed,
         keep=per_run,
+        population=population,
         progress=progress,
         offline_per_render=offline_per_render,
     )

@@ -10,7 +10,12 @@ from sketch_env.catalog.probes import load_probes
 from sketch_env.catalog.references import load_reference_pool
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import check_sketch
-from sketch_env.pool.negatives import HARDEN_TASKS, blind_negatives, search_negatives
+from sketch_env.pool.negatives import (
+    HARDEN_TASKS,
+    blind_negatives,
+    search_negatives,
+    unsearched_tasks,
+)
 from sketch_env.rewardcheck.search import DEFAULT_TASKS
 from sketch_env.rewardcheck.search.composed import OFFLINE_CHILDREN
 from sketch_env.scoring.vision.pool import load_negatives
@@ -39,12 +44,22 @@ def test_the_shipped_corpus_is_its_generators_output_and_never_a_painting_of_the
     assert blind == blind_negatives(len(blind))
     paintings = {r.source for r in load_reference_pool()} | _probe_sources()
     assert not paintings & {n.source for n in shipped}
+    # No hardening round looked at a task the search measures (ids name the attacked task).
+    searched = [n.id for n in shipped if n.kind.startswith("search-r")]
+    assert searched
+    for task in DEFAULT_TASKS:
+        assert not [i for i in searched if f"-{task.replace('/', '-')}-" in i], task
 
 
 def test_hardening_attacks_other_tasks_than_the_search_that_measures_it() -> None:
     # A later `reward-check --search` then measures what the hardening generalised to.
     assert not set(HARDEN_TASKS) & set(DEFAULT_TASKS)
     assert len({t.split("/")[1] for t in HARDEN_TASKS}) == len(HARDEN_TASKS)
+    wide = unsearched_tasks()
+    assert not set(wide) & set(DEFAULT_TASKS)
+    assert set(HARDEN_TASKS) <= set(wide)
+    # Every task of the pool is either measured by the search or attacked by a wide round.
+    assert set(wide) | set(DEFAULT_TASKS) == {r.task_id for r in load_reference_pool()}
 
 
 def test_a_hardening_round_keeps_the_best_pictures_of_both_searches(renderer) -> None:

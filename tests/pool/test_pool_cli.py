@@ -15,6 +15,8 @@ from sketch_env.cli import main
         (["export-sft", "{tmp}/sft", "--tiers", "best"], "tiers must be"),
         (["refresh", "--repeats", "0"], "--repeats must be at least 1"),
         (["calibrate", "--seeds", "0"], "--seeds must be at least 1"),
+        (["negatives", "--harden", "--tasks", "nope/none"], "no references for nope/none"),
+        (["negatives", "--tasks", "unsearched"], "add --harden"),
     ],
 )
 def test_a_failure_is_one_line_and_exit_2(argv, words, tmp_path, capsys) -> None:
