@@ -161,7 +161,7 @@ class RewardComponents(BaseModel):
         contributions: Weighted terms that sum to the reward (``coverage``, ``preference``,
             ``dark_mass``, ``guards``...; a fixed outcome has one: ``gate_fail``, ``blank``...).
         guards: Each guard's factor in ``[0, 1]`` (near_blank, flat_mass, noise, palette,
-            composition, marks, lettering).
+            patchwork, quilt, composition, marks, lettering).
         observations: What the terms and guards measured (``preference``,
             ``preference_sigma``, ``preference_term``, ``coverage``, ``coverage_term``,
             ``dark_mass``, ``dark_mass_penalty``, ``pairwise_prob``, ``guard_factor``...).

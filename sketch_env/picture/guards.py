@@ -43,6 +43,15 @@ watercolours as "one mass"):
   circles, whose overlaps mix many hues with soft edges (the abstract/watercolour probes: 6.6-6.8
   families, 1.5 % edge pixels), are pale: colourfulness 39-41. 1 from 8 families, 0 under 6;
   times 1 at 15 % edge pixels or less, 0 from 25 %; times 1 from a colourfulness of 80, 0 at 60.
+- ``quilt``: more hues still, laid as washes, pale or strong: a quilt of random-colour patches.
+  ``patchwork`` spares pale pictures, and a 6 x 6 grid of pale random-colour washes (the
+  ``random_rect_grid`` hack, seed 0: 8.3 hue families, 4.7 % edge pixels, colourfulness 50)
+  slipped under it and under ``palette``; the vision scorer paid it 7.14 under the
+  abstract/watercolour prompt, over two of that task's references. Of the 96 references and
+  the 48 painted probes at seed 0, every picture under 25 % edge pixels has 6.8 hue families at
+  most (the translucent watercolour circles); the pastels with more (7.6 and 8.4) are strokes,
+  37-42 % edge pixels. 0 up to 7.2 families, 1 from 8; times 1 at 15 % edge pixels or less,
+  0 from 25 %.
 - ``composition``: a picture that looks the same everywhere (noise, confetti, a checkerboard:
   0.02-0.11 against 0.26-0.94 for the references): 0 below 0.12, 1 above 0.20.
 - ``marks``: a picture made with brushes has marks (the references: 1.0 % of pixels on an edge
@@ -281,6 +290,12 @@ GUARDS: Mapping[str, Guard] = dict(
             ("hue_families", 6.0, 8.0),
             ("edge_density", 0.25, 0.15),
             ("colourfulness", 60.0, 80.0),
+        ),
+        _guard(
+            "quilt",
+            "many hues laid side by side as washes, pale or strong (a quilt of colours)",
+            ("hue_families", 7.2, 8.0),
+            ("edge_density", 0.25, 0.15),
         ),
         _guard(
             "composition",

@@ -79,6 +79,7 @@ def test_no_guard_fires_on_a_painting(name: str) -> None:
         ("lettering_column", "lettering"),
         ("darkblob", "flat_mass"),
         ("stripes", "patchwork"),
+        ("pale_grid", "quilt"),
     ],
 )
 def test_the_guard_fires_on_its_degenerate_picture(picture: str, guard: str) -> None:
@@ -91,6 +92,14 @@ def test_stripes_whose_colours_came_out_alike_are_still_floored() -> None:
     # hues, few marks) takes it to the floor whatever the scorer thought of it.
     factors = guard_factors(measure_picture(Image.open(DATA / "stripes.png")))
     assert factors["palette"] == 1.0 and factors["patchwork"] == 0.0
+
+
+def test_a_grid_of_pale_washes_is_floored_though_it_is_neither_strong_nor_random_enough() -> None:
+    # The random_rect_grid hack (seed 0) earned 7.14 under vision on the abstract/watercolour
+    # prompt: pale (patchwork spares it), 8.3 hue families (under palette's 9); quilt floors it.
+    factors = guard_factors(measure_picture(Image.open(DATA / "pale_grid.png")))
+    assert factors["patchwork"] == 1.0 and factors["palette"] == 1.0
+    assert factors["quilt"] == 0.0
 
 
 def test_noise_trips_the_noise_guard() -> None:
