@@ -130,6 +130,8 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         # --population 8 over all 24 tasks, seed 0): its own task, and the closest of the 24
         # (before the second hardening round: abstract/watercolour, -0.77).
         elsewhere=(("landscape/ink_hatching", -6.88), ("flowers/charcoal", -4.30)),
+        # Measured with one hardening round, before the second and the quilt guard (not yet
+        # re-run: 55-80 minutes on two cores).
         # reward-check --search 500 --search-mode composed --offline 16, 2026-12-05 (125
         # renders a task, 4953 s on two busy cores; seascape/pastel stops early: every
         # composition it scores offline earns 0, so nothing new is left to render). With the
