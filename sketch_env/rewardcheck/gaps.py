@@ -130,13 +130,13 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
         # --population 8 over all 24 tasks, seed 0): its own task, and the closest of the 24
         # (before the second hardening round: abstract/watercolour, -0.77).
         elsewhere=(("landscape/ink_hatching", -6.88), ("flowers/charcoal", -4.30)),
-        # With two hardening rounds (the quilt guard touches none of its finds), 4759 s: -1.96,
-        # -5.40, +2.92 (a collage of hatched shards at 10.03: the second round made the
-        # discriminator *less* sure such collages are not paintings), -5.04. The one-round run:
-        # reward-check --search 500 --search-mode composed --offline 16, 2026-12-05 (125
-        # renders a task, 4953 s on two busy cores; seascape/pastel stops early: every
-        # composition it scores offline earns 0, so nothing new is left to render). With the
-        # midpoint at 0.5 the same run gave -3.58, -3.51, -1.04 and -3.79.
+        # reward-check --search 500 --search-mode composed --offline 16, 2026-12-05, two
+        # hardening rounds (125 renders a task, 4759 s on busy cores; seascape/pastel stops
+        # early: every composition it scores offline earns 0). still_life/ink_hatching's best,
+        # a collage of hatched shards at 10.03, beats the median reference: the second round
+        # made the discriminator less sure such collages are not paintings (the quilt guard
+        # touches none of that task's three best). With one round: -3.80, -5.04, -0.57,
+        # -5.04; with the midpoint at 0.5: -3.58, -3.51, -1.04, -3.79.
         composed=(
             ("flowers/watercolour", -1.96),
             ("landscape/charcoal", -5.40),
