@@ -27,6 +27,7 @@ from sketch_env.rewardcheck.search import (
     MAX_SLOW_MARKS,
     SearchReport,
     compile_genome,
+    composed,
     crossover,
     load_search_report,
     mutate_genome,
@@ -229,11 +230,16 @@ def test_the_composed_mode_scores_pictures_offline_and_confirms_the_best_by_rend
 
 
 @pytest.mark.slow
-def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(evaluator) -> None:
+def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(
+    evaluator, monkeypatch
+) -> None:
     # A reward that pays every picture alike (no preference, no coverage, no dark-mass term):
-    # the offline population never changes, and once its 24 compositions are confirmed there
+    # the offline population never changes, and once its compositions are confirmed there
     # is nothing new to render. At 500 renders under vision the search then raised
-    # StopIteration after 35 minutes and lost the run; now it stops and says so.
+    # StopIteration after 35 minutes and lost the run; now it stops and says so. A population
+    # of 6, not the search's 24: each confirmation is one serial render, and 24 of them took
+    # 177 s of pytest's 300 on busy cores.
+    monkeypatch.setattr(composed, "_POPULATION", 6)
     flat = Evaluator(
         evaluator.renderer,
         "heuristic",
@@ -247,7 +253,7 @@ def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(evaluat
     run = report.tasks[0].runs["composed"]
     confirmed = [c for c in run.candidates if c.ops and c.ops[0] in ("mosaic", "collage")]
     assert run.stopped_early and len(run.candidates) < 60
-    assert len({c.source for c in confirmed}) == len(confirmed) > 0
+    assert len({c.source for c in confirmed}) == len(confirmed) == 6
     assert run.to_dict(keep=1)["stopped_early"] is True
 
 
