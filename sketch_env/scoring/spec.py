@@ -106,7 +106,7 @@ EMBEDDED_SCORERS: Mapping[str, Embedded] = {
         {"read_text": bool},
     ),
     "vision": Embedded(
-        "vision[?beta=B&subject_lambda=L&medium_knee=M&presence_full=F&painting_knee=P&realism_slack=S&quality_midpoint=Q&quality_neighbours=K&refit_every=N&refit_window=W]",
+        "vision[?beta=B&subject_lambda=L&medium_knee=M&presence_full=F&painting_knee=P&realism_slack=S&quality_midpoint=Q&quality_neighbours=K&quality_regions=R&refit_every=N&refit_window=W]",
         "sketch_env.scoring.vision.scorer",
         "VisionScorer",
         {
@@ -118,6 +118,7 @@ EMBEDDED_SCORERS: Mapping[str, Embedded] = {
             "realism_slack": float,
             "quality_midpoint": float,
             "quality_neighbours": int,
+            "quality_regions": int,
             "refit_every": int,
             "refit_window": int,
         },

@@ -267,6 +267,10 @@ class VisionScorer:
             is the tier (weak 0, ok 0.5, love 1) of the picture's ``k`` nearest references,
             weighted by their cosine similarity, with no logistic: bounded by the loved
             references, where the line is not (docs/reward.md, "A bounded quality").
+        quality_regions: 0: no regional reading. ``k`` > 0: quality reads the
+            picture region by region: each of its 49 regions takes the tier of the ``k`` most
+            alike regions of the medium's graded references, and the picture's progress is the
+            mean (0 at the weak references' mean, 1 at the loved ones'), instead of the line.
         realism_slack: How far past the references' own range realism starts to fall, in
             units of that range (and how fast it falls).
         painting_knee: Discriminator probability from which the painting factor is 1.
@@ -305,6 +309,7 @@ class VisionScorer:
         quality_midpoint: float | None = None,
         quality_slope: float = 2.2,
         quality_neighbours: int = 0,
+        quality_regions: int = 0,
         realism_slack: float = 1.0,
         painting_knee: float = 0.6,
         painting_lambda: float = 300.0,
@@ -326,6 +331,12 @@ class VisionScorer:
             raise ValueError(f"quality_midpoint must be a finite number, got {quality_midpoint}")
         if quality_neighbours < 0:
             raise ValueError(f"quality_neighbours must be 0 or more, got {quality_neighbours}")
+        if quality_regions < 0:
+            raise ValueError(f"quality_regions must be 0 or more, got {quality_regions}")
+        if quality_neighbours and quality_regions:
+            raise ValueError(
+                "quality_neighbours and quality_regions are two readings of quality: choose one"
+            )
         if refit_every < 0 or refit_window < 1:
             raise ValueError(
                 "refit_every must be 0 (never) or more and refit_window at least 1, got "
@@ -336,6 +347,7 @@ class VisionScorer:
         self.medium_knee, self.presence_full = medium_knee, presence_full
         self.quality_midpoint, self.quality_slope = quality_midpoint, quality_slope
         self.quality_neighbours = int(quality_neighbours)
+        self.quality_regions = int(quality_regions)
         self.realism_slack, self.painting_knee = realism_slack, painting_knee
         self.painting_lambda = painting_lambda
         self.excluded = frozenset(exclude)
@@ -349,6 +361,7 @@ class VisionScorer:
             "quality_midpoint": quality_midpoint,
             "quality_slope": quality_slope,
             "quality_neighbours": quality_neighbours,
+            "quality_regions": quality_regions,
             "realism_slack": realism_slack,
             "painting_knee": painting_knee,
             "painting_lambda": painting_lambda,
@@ -433,6 +446,10 @@ class VisionScorer:
                 float(colour[idx].max()),
                 float(np.median(colour[idx])),
             )
+        if self.quality_regions:
+            self._fit_regions(local, tiers)
+            if self.quality_midpoint is None:
+                self._midpoint = 0.5 * self._region_ok
         self._fit_closed_sets(vision, keep)
         positives = self._standard(vision.pooled[keep].reshape(-1, vision.pooled.shape[2]))
         negatives = self._standard(vision.negatives)
@@ -442,6 +459,71 @@ class VisionScorer:
         # Kept only by a scorer that refits (6 MB): the resolution check holds one held-out
         # refit per reference, which never refit.
         self._training = (positives, negatives) if self.refit_every else None
+
+    def _fit_regions(self, local: np.ndarray, tiers: np.ndarray) -> None:
+        """The regional reading of quality: each medium's graded references' regions (unit
+        vectors, centred like realism's) with their tiers, and where the graded references
+        themselves read, each against the other tasks' regions, to set 0 (the weak references'
+        mean) and 1 (the loved ones').
+
+        Calibrated with each reference's own task left out: a reference's regions would find
+        themselves (and their siblings) otherwise, and a new painting has no twin in the pool.
+        A prompt that names no medium reads against every medium's regions (key ``None``).
+        """
+        graded = tiers != ""
+        self._region_units: dict[str | None, np.ndarray] = {}
+        self._region_values: dict[str | None, np.ndarray] = {}
+        self._region_centre: dict[str | None, np.ndarray] = {
+            medium: centre for medium, centre in self._local_mean.items()
+        }
+        self._region_centre[None] = local.reshape(-1, local.shape[2]).mean(0)
+        tasks = np.array([ref.task_id for ref in self.references])
+        reads = np.full(len(self.references), np.nan)
+        for medium in [*sorted(set(self._media)), None]:
+            idx = [
+                i
+                for i in range(len(self.references))
+                if graded[i] and medium in (None, self._media[i])
+            ]
+            if not idx:
+                continue
+            units = _unit(local[idx].reshape(-1, local.shape[2]) - self._region_centre[medium])
+            values = np.repeat([_TIER_VALUE[t] for t in tiers[idx]], local.shape[1])
+            self._region_units[medium], self._region_values[medium] = units, values
+            if medium is None:
+                continue
+            owner = np.repeat(tasks[idx], local.shape[1])
+            similar = units @ units.T
+            for k, i in enumerate(idx):
+                rows = slice(k * local.shape[1], (k + 1) * local.shape[1])
+                others = owner != tasks[i]
+                if others.any():
+                    reads[i] = self._read_regions(similar[rows][:, others], values[others])
+        weak = float(np.nanmean(reads[tiers == _TIER_WEAK]))
+        span = float(np.nanmean(reads[tiers == _TIER_LOVE])) - weak
+        if not (math.isfinite(span) and span > 0):
+            raise ValueError("the regional quality needs love and weak references in two tasks")
+        self._region_scale = (weak, span)
+        ok = reads[tiers == _TIER_OK]
+        ok = ok[np.isfinite(ok)]
+        self._region_ok = float(((ok - weak) / span).mean()) if len(ok) else 0.5
+
+    def _read_regions(self, similar: np.ndarray, values: np.ndarray) -> float:
+        """Mean over a picture's regions of the similarity-weighted tier of each one's
+        ``quality_regions`` most alike graded regions (``similar``: regions x graded regions)."""
+        k = min(self.quality_regions, similar.shape[1])
+        nearest = np.argpartition(-similar, k - 1, axis=1)[:, :k]
+        weights = np.clip(np.take_along_axis(similar, nearest, 1), 1e-6, None)
+        return float(((weights * values[nearest]).sum(1) / weights.sum(1)).mean())
+
+    def _regional_progress(self, local: np.ndarray, medium: str | None) -> float:
+        """Where a picture's regions read (`_fit_regions`), 0 at the weak references' mean and 1
+        at the loved ones'; at most ``(1 - weak) / span``, a picture of loved regions only."""
+        key = medium if medium in self._region_units else None
+        mine = _unit(local - self._region_centre[key])
+        read = self._read_regions(mine @ self._region_units[key].T, self._region_values[key])
+        weak, span = self._region_scale
+        return (read - weak) / span
 
     def _fit_closed_sets(self, vision: PoolVision, keep: Sequence[int]) -> None:
         """The subject and the medium classifiers: ridge regressions of the references'
@@ -571,7 +653,10 @@ class VisionScorer:
         if self.quality_neighbours:
             progress = quality = self._neighbours_tier(z)
         else:
-            progress = float(self._progress(z))
+            if self.quality_regions:
+                progress = self._regional_progress(view.local, medium)
+            else:
+                progress = float(self._progress(z))
             quality = float(_sigmoid(self.quality_slope * (progress - self._midpoint)))
         row = self._closed_set_row(view, z)
         subject_read = self._subject.read(row, subject, medium, self.beta)
