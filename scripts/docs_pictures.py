@@ -79,12 +79,13 @@ def _sheet(rows: Sequence[Row], title: str) -> Image.Image:
     return sheet
 
 
-def ladders(first: Path, second: Path) -> Image.Image:
-    """The probe ladders and free compositions, captioned with both reports' rewards."""
+def ladders(first: Path, second: Path, labels: Sequence[str] = ()) -> Image.Image:
+    """The probe ladders and free compositions, captioned with both reports' rewards (``labels``
+    names the two scorers in the title; the reports' scorer names by default)."""
     a, b = _report(first), _report(second)
     rewards_b = {rung[0]: rung[3] for ladder in b["ladders"] for rung in ladder["rungs"]}
     rewards_b.update({item[0]: item[2] for item in b["free"]})
-    name_a, name_b = a["scorer"].split(":")[0], b["scorer"].split(":")[0]
+    name_a, name_b = labels or (a["scorer"].split(":")[0], b["scorer"].split(":")[0])
     rows: list[tuple[str, list[tuple[Path | None, str]]]] = []
     for ladder in a["ladders"]:
         cells = [
@@ -147,6 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lad = sub.add_parser("ladders", help="two --resolution reports: ladders and free compositions")
     lad.add_argument("first", type=Path)
     lad.add_argument("second", type=Path)
+    lad.add_argument(
+        "--labels", nargs=2, default=(), help="the two scorers as the title names them"
+    )
     lad.add_argument("--out", type=Path, required=True)
     found = sub.add_parser("search", help="one --search report: references and best finds")
     found.add_argument("folder", type=Path)
@@ -154,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     found.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.sheet == "ladders":
-        sheet = ladders(args.first, args.second)
+        sheet = ladders(args.first, args.second, args.labels)
     else:
         sheet = search(args.folder, args.label)
     args.out.parent.mkdir(parents=True, exist_ok=True)

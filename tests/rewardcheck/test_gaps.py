@@ -27,6 +27,10 @@ def test_the_default_scorer_is_measured_and_not_beaten_blind() -> None:
     # The default's composed search is measured too, and a training run is told its gap.
     assert MEASURED_GAPS[DEFAULT_SCORER].composed
     assert "composed pictures" in gap_notice(DEFAULT_SCORER)
+    # And what an edit of the best painting gains over it, the mutants' own measure.
+    margin = MEASURED_GAPS[DEFAULT_SCORER].mutant_margin
+    assert [t for t, _ in margin] == list(DEFAULT_TASKS)
+    assert "mutants over the best reference" in gap_notice(DEFAULT_SCORER)
 
 
 def test_the_notice_names_the_scorer_and_how_to_measure_an_unmeasured_one() -> None:

@@ -166,23 +166,42 @@ def test_spec_parameters_reach_the_scorer_and_unknown_ones_are_refused() -> None
         VisionScorer(presence_full=-1.0)
 
 
+@pytest.fixture(scope="module")
+def line() -> VisionScorer:
+    """The weak-to-love line through the whole-picture features (the default reading)."""
+    return VisionScorer(quality_regions=0)
+
+
+@pytest.fixture(scope="module")
+def regions() -> VisionScorer:
+    """Quality read from the picture's regions (docs/reward.md, "A quality that sees parts")."""
+    return VisionScorer(quality_regions=16)
+
+
+@pytest.mark.parametrize("reading", ["regions", "line"])
 def test_half_the_quality_factor_lies_between_the_weak_and_the_ok_references(
-    scorer: VisionScorer,
+    reading: str, regions: VisionScorer, line: VisionScorer
 ) -> None:
     # The default midpoint comes from the pool, not a constant: a painting the pool would
     # grade `ok` earns more than half the quality factor, a typical `weak` one less.
+    quality = regions if reading == "regions" else line
     by_tier: dict[str, list[float]] = {"weak": [], "ok": [], "love": []}
     for ref in REFS:
-        by_tier[ref.tier].append(scorer.parts(_stored_view(ref.id), ref.prompt).quality)
+        by_tier[ref.tier].append(quality.parts(_stored_view(ref.id), ref.prompt).quality)
     assert statistics.fmean(by_tier["weak"]) < 0.5 < statistics.fmean(by_tier["ok"])
     assert statistics.fmean(by_tier["ok"]) < statistics.fmean(by_tier["love"])
     ok = [r for r in REFS if r.tier == "ok"]
-    ok_progress = statistics.fmean(scorer.parts(_stored_view(r.id), r.prompt).progress for r in ok)
-    assert scorer._midpoint == pytest.approx(ok_progress / 2)
+    if reading == "line":
+        progress = statistics.fmean(line.parts(_stored_view(r.id), r.prompt).progress for r in ok)
+    else:
+        # The regions read each reference with its own task left out (a reference's regions
+        # would find themselves otherwise).
+        progress = regions._region_ok
+    assert quality._midpoint == pytest.approx(progress / 2)
     # A held-out refit measures its own midpoint without the task's tiers; a fixed one is
     # an option of the spec.
-    held = scorer.held_out(ok[0])
-    assert held._midpoint != scorer._midpoint
+    held = quality.held_out(ok[0])
+    assert held._midpoint != quality._midpoint
     fixed = make_scorer("vision?quality_midpoint=0.5")
     assert isinstance(fixed, VisionScorer) and fixed._midpoint == 0.5
     with pytest.raises(ValueError, match="quality_midpoint"):
@@ -190,22 +209,22 @@ def test_half_the_quality_factor_lies_between_the_weak_and_the_ok_references(
 
 
 def test_neighbours_quality_stays_within_the_loved_references_where_the_line_does_not(
-    scorer: VisionScorer,
+    line: VisionScorer,
 ) -> None:
-    neighbours = make_scorer("vision?quality_neighbours=16")
+    neighbours = make_scorer("vision?quality_regions=0&quality_neighbours=16")
     assert isinstance(neighbours, VisionScorer) and neighbours.quality_neighbours == 16
     with pytest.raises(ValueError, match="quality_neighbours"):
-        VisionScorer(quality_neighbours=-1)
+        VisionScorer(quality_regions=0, quality_neighbours=-1)
     ref = next(r for r in REFS if r.tier == "love")
     view = _stored_view(ref.id)
-    line = scorer.parts(view, ref.prompt)
+    on_line = line.parts(view, ref.prompt)
     # Pushed three love-means further along the line, as the mutant search's edits push a
     # painting: the line pays more and more, the neighbours' reading does not pass a love tier.
-    z = scorer._standard(view.pooled)
-    step = 3 * (scorer._love_at - scorer._weak_at) / float(scorer._direction @ scorer._direction)
-    pushed_pooled = scorer._mean + scorer._std * (z + step * scorer._direction)
+    z = line._standard(view.pooled)
+    step = 3 * (line._love_at - line._weak_at) / float(line._direction @ line._direction)
+    pushed_pooled = line._mean + line._std * (z + step * line._direction)
     pushed = NetworkView(pushed_pooled, view.local, view.logits, view.colour)
-    assert scorer.parts(pushed, ref.prompt).progress == pytest.approx(line.progress + 3)
+    assert line.parts(pushed, ref.prompt).progress == pytest.approx(on_line.progress + 3)
     for picture in (view, pushed):
         parts = neighbours.parts(picture, ref.prompt)
         assert 0.0 <= parts.quality == parts.progress <= 1.0
@@ -218,20 +237,23 @@ def test_neighbours_quality_tells_tiers_apart_with_the_task_left_out() -> None:
     values: dict[str, float] = {}
     for task_id in sorted({ref.task_id for ref in REFS}):
         task = [ref for ref in REFS if ref.task_id == task_id]
-        held = VisionScorer(quality_neighbours=16, exclude_from_quality=[r.id for r in task])
+        held = VisionScorer(
+            quality_regions=0, quality_neighbours=16, exclude_from_quality=[r.id for r in task]
+        )
         for ref in task:
             values[ref.id] = held.parts(_stored_view(ref.id), ref.prompt).quality
     assert _tier_agreement(values) >= 0.75
 
 
-def test_regional_quality_sees_a_damaged_part_and_not_a_push_along_the_line() -> None:
-    regions = make_scorer("vision?quality_regions=16")
-    assert isinstance(regions, VisionScorer) and regions.quality_regions == 16
+def test_regional_quality_sees_a_damaged_part_and_not_a_push_along_the_line(
+    line: VisionScorer, regions: VisionScorer
+) -> None:
+    from_spec = make_scorer("vision?quality_regions=16")
+    assert isinstance(from_spec, VisionScorer) and from_spec.quality_regions == 16
     with pytest.raises(ValueError, match="quality_regions"):
         VisionScorer(quality_regions=-1)
     with pytest.raises(ValueError, match="choose one"):
         VisionScorer(quality_neighbours=16, quality_regions=16)
-    line = VisionScorer(quality_regions=0)
     love = next(r for r in REFS if r.tier == "love" and r.task_id == "seascape/pastel")
     weak = next(r for r in REFS if r.tier == "weak" and r.task_id == "landscape/pastel")
     view = _stored_view(love.id)

@@ -211,7 +211,8 @@ class VisionParts:
 
     Args:
         progress: Position along the weak-to-love direction (0 weak mean, 1 love mean), or
-            the nearest references' tier with ``quality_neighbours``.
+            where the picture's regions read with ``quality_regions``, or the nearest
+            references' tier with ``quality_neighbours``.
         quality: The quality factor.
         subject: The prompt's subject's share over the best subject's (1 without a subject).
         medium: The prompt's medium's share over the best medium's (1 without a medium).
@@ -267,10 +268,12 @@ class VisionScorer:
             is the tier (weak 0, ok 0.5, love 1) of the picture's ``k`` nearest references,
             weighted by their cosine similarity, with no logistic: bounded by the loved
             references, where the line is not (docs/reward.md, "A bounded quality").
-        quality_regions: 0: no regional reading. ``k`` > 0: quality reads the
-            picture region by region: each of its 49 regions takes the tier of the ``k`` most
-            alike regions of the medium's graded references, and the picture's progress is the
-            mean (0 at the weak references' mean, 1 at the loved ones'), instead of the line.
+        quality_regions: 0 (the default): no regional reading. ``k`` > 0: quality reads the
+            picture region by region: each of its 49 regions takes the similarity-weighted tier
+            of the ``k`` most alike regions of the medium's graded references, and progress is
+            their mean (0 where the weak references read, 1 where the loved ones do), instead
+            of the line; bounded, and an edit changes only the parts it paints over
+            (docs/reward.md, "A quality that sees parts").
         realism_slack: How far past the references' own range realism starts to fall, in
             units of that range (and how fast it falls).
         painting_knee: Discriminator probability from which the painting factor is 1.
@@ -335,7 +338,8 @@ class VisionScorer:
             raise ValueError(f"quality_regions must be 0 or more, got {quality_regions}")
         if quality_neighbours and quality_regions:
             raise ValueError(
-                "quality_neighbours and quality_regions are two readings of quality: choose one"
+                "quality_neighbours and quality_regions are two readings of quality: choose one "
+                "(set the other to 0)"
             )
         if refit_every < 0 or refit_window < 1:
             raise ValueError(
@@ -468,6 +472,8 @@ class VisionScorer:
 
         Calibrated with each reference's own task left out: a reference's regions would find
         themselves (and their siblings) otherwise, and a new painting has no twin in the pool.
+        With each task left out of the fit, quality alone orders 95.0 % of the 120 within-task
+        tier pairs reading 16 regions (4 or 64: 94.2 %; the whole-picture line 90.8 %).
         A prompt that names no medium reads against every medium's regions (key ``None``).
         """
         graded = tiers != ""
