@@ -119,8 +119,9 @@ MEASURED_GAPS: dict[str, MeasuredGap] = {
             ("seascape/pastel", 5.46),
         ),
         # The same search's best mutant against the task's *best* reference. Reading quality
-        # from the picture's regions (`vision?quality_regions=16`, measured, not yet the
-        # default) gave +0.11, +0.08, +0.06, +0.11.
+        # from the picture's regions (`vision?quality_regions=16`) gave +0.11, +0.08, +0.06,
+        # +0.11, but its composed search beat still_life/ink_hatching by +0.37, so it is not
+        # the default.
         mutant_margin=(
             ("flowers/watercolour", 1.39),
             ("landscape/charcoal", 0.51),
