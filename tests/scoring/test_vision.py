@@ -208,6 +208,15 @@ def test_half_the_quality_factor_lies_between_the_weak_and_the_ok_references(
         VisionScorer(quality_midpoint=math.nan)
 
 
+def _pushed_along_line(line: VisionScorer, view: NetworkView, steps: float) -> NetworkView:
+    """``view`` with its whole-picture features moved ``steps`` love-means along ``line``'s
+    quality direction and its regions left as they were (what the mutant search's edits do)."""
+    z = line._standard(view.pooled)
+    step = steps * (line._love_at - line._weak_at) / float(line._direction @ line._direction)
+    pooled = line._mean + line._std * (z + step * line._direction)
+    return NetworkView(pooled, view.local, view.logits, view.colour)
+
+
 def test_neighbours_quality_stays_within_the_loved_references_where_the_line_does_not(
     line: VisionScorer,
 ) -> None:
@@ -220,10 +229,7 @@ def test_neighbours_quality_stays_within_the_loved_references_where_the_line_doe
     on_line = line.parts(view, ref.prompt)
     # Pushed three love-means further along the line, as the mutant search's edits push a
     # painting: the line pays more and more, the neighbours' reading does not pass a love tier.
-    z = line._standard(view.pooled)
-    step = 3 * (line._love_at - line._weak_at) / float(line._direction @ line._direction)
-    pushed_pooled = line._mean + line._std * (z + step * line._direction)
-    pushed = NetworkView(pushed_pooled, view.local, view.logits, view.colour)
+    pushed = _pushed_along_line(line, view, 3)
     assert line.parts(pushed, ref.prompt).progress == pytest.approx(on_line.progress + 3)
     for picture in (view, pushed):
         parts = neighbours.parts(picture, ref.prompt)
@@ -260,11 +266,7 @@ def test_regional_quality_sees_a_damaged_part_and_not_a_push_along_the_line(
     whole = regions.parts(view, love.prompt)
     # What the references search found: whole-picture features pushed along the line (a wash
     # across a sea) pay the line more; the regions, which the push leaves as they were, do not.
-    z = line._standard(view.pooled)
-    step = 3 * (line._love_at - line._weak_at) / float(line._direction @ line._direction)
-    pushed = NetworkView(
-        line._mean + line._std * (z + step * line._direction), view.local, view.logits, view.colour
-    )
+    pushed = _pushed_along_line(line, view, 3)
     assert line.parts(pushed, love.prompt).progress == pytest.approx(
         line.parts(view, love.prompt).progress + 3
     )
