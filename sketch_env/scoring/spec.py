@@ -106,7 +106,7 @@ EMBEDDED_SCORERS: Mapping[str, Embedded] = {
         {"read_text": bool},
     ),
     "vision": Embedded(
-        "vision[?beta=B&subject_lambda=L&medium_knee=M&presence_full=F&painting_knee=P&realism_slack=S&quality_midpoint=Q&quality_neighbours=K&quality_regions=R&refit_every=N&refit_window=W]",
+        "vision[?beta=B&subject_lambda=L&medium_knee=M&presence_full=F&painting_knee=P&realism_slack=S&quality_midpoint=Q&quality_neighbours=K&quality_regions=R&quality_both=0|1&refit_every=N&refit_window=W]",
         "sketch_env.scoring.vision.scorer",
         "VisionScorer",
         {
@@ -119,6 +119,7 @@ EMBEDDED_SCORERS: Mapping[str, Embedded] = {
             "quality_midpoint": float,
             "quality_neighbours": int,
             "quality_regions": int,
+            "quality_both": bool,
             "refit_every": int,
             "refit_window": int,
         },

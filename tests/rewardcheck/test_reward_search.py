@@ -260,6 +260,8 @@ def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(
 def test_the_report_json_and_page_hold_what_is_promised(search) -> None:
     report, out = search
     (task,) = report.tasks
+    # The search wrote its report itself, complete, after its only task.
+    assert json.loads((out / "report.json").read_text())["complete"] is True
     data = json.loads(write_search_json(report, out / "report.json").read_text())
     (entry,) = data["tasks"]
     assert data["gaps"] == {TASK: task.gap}
@@ -288,6 +290,36 @@ def test_the_report_json_and_page_hold_what_is_promised(search) -> None:
     back = load_search_report(out / "report.json")
     assert back.to_dict() == report.to_dict()
     assert write_search_html(back, out).read_text() == page
+
+
+def test_a_search_that_stops_midway_keeps_the_tasks_it_finished(
+    evaluator: Evaluator, tmp_path: Path
+) -> None:
+    # A 500-render composed search runs for hours; one that crashed in its last task used to
+    # lose the three finished ones, since the report was written only at the end.
+    second = "trees/pastel"
+
+    def stop_at_the_second_task(done: int, total: int, label: str) -> None:
+        if label.startswith(second):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_search(
+            evaluator,
+            tasks=[TASK, second],
+            budget=2,
+            modes=["blind"],
+            population=2,
+            out_dir=tmp_path,
+            progress=stop_at_the_second_task,
+        )
+    kept = load_search_report(tmp_path / "report.json")
+    assert [t.task.id for t in kept.tasks] == [TASK] and kept.asked == (TASK, second)
+    assert not kept.complete and not kept.passed, "half a search passes nothing"
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert data["complete"] is False and data["asked"] == [TASK, second]
+    for c in kept.tasks[0].references:
+        assert c.image is not None and (tmp_path / c.image).is_file()
 
 
 def test_a_bad_search_is_refused_before_anything_renders(evaluator) -> None:

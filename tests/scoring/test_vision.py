@@ -178,13 +178,13 @@ def regions() -> VisionScorer:
     return VisionScorer(quality_regions=16)
 
 
-@pytest.mark.parametrize("reading", ["regions", "line"])
+@pytest.mark.parametrize("reading", ["regions", "line", "both"])
 def test_half_the_quality_factor_lies_between_the_weak_and_the_ok_references(
-    reading: str, regions: VisionScorer, line: VisionScorer
+    reading: str, regions: VisionScorer, line: VisionScorer, both: VisionScorer
 ) -> None:
     # The default midpoint comes from the pool, not a constant: a painting the pool would
     # grade `ok` earns more than half the quality factor, a typical `weak` one less.
-    quality = regions if reading == "regions" else line
+    quality = {"regions": regions, "line": line, "both": both}[reading]
     by_tier: dict[str, list[float]] = {"weak": [], "ok": [], "love": []}
     for ref in REFS:
         by_tier[ref.tier].append(quality.parts(_stored_view(ref.id), ref.prompt).quality)
@@ -196,7 +196,7 @@ def test_half_the_quality_factor_lies_between_the_weak_and_the_ok_references(
     else:
         # The regions read each reference with its own task left out (a reference's regions
         # would find themselves otherwise).
-        progress = regions._region_ok
+        progress = quality._ok_progress
     assert quality._midpoint == pytest.approx(progress / 2)
     # A held-out refit measures its own midpoint without the task's tiers; a fixed one is
     # an option of the spec.
@@ -279,6 +279,50 @@ def test_regional_quality_sees_a_damaged_part_and_not_a_push_along_the_line(
     # Bounded: a picture whose every region is a loved region cannot read above the loved tier.
     weak_at, span = regions._region_scale
     assert whole.progress <= (1.0 - weak_at) / span + 1e-9
+
+
+@pytest.fixture(scope="module")
+def both() -> VisionScorer:
+    """Quality as the lower of the line's and the regions' readings."""
+    return VisionScorer(quality_regions=16, quality_both=True)
+
+
+def test_both_readings_take_the_lower_so_neither_a_push_nor_a_collage_of_parts_pays(
+    line: VisionScorer, regions: VisionScorer, both: VisionScorer
+) -> None:
+    from_spec = make_scorer("vision?quality_regions=16&quality_both=1")
+    assert isinstance(from_spec, VisionScorer) and from_spec.quality_both
+    with pytest.raises(ValueError, match="quality_regions > 0"):
+        VisionScorer(quality_regions=0, quality_both=True)
+    love = next(r for r in REFS if r.tier == "love" and r.task_id == "seascape/pastel")
+    weak = next(r for r in REFS if r.tier == "weak" and r.task_id == "landscape/pastel")
+    view = _stored_view(love.id)
+    for ref in REFS[::7]:
+        seen = _stored_view(ref.id)
+        readings = (line.parts(seen, ref.prompt), regions.parts(seen, ref.prompt))
+        assert both.parts(seen, ref.prompt).progress == pytest.approx(
+            min(r.progress for r in readings)
+        )
+    # A push along the line (what mutants find) leaves the regions, so it cannot raise the
+    # lower reading above them; a damaged part lowers it to where the regions then read.
+    before = both.parts(view, love.prompt).progress
+    pushed = _pushed_along_line(line, view, 3)
+    assert both.parts(pushed, love.prompt).progress <= regions.parts(view, love.prompt).progress
+    local = view.local.copy()
+    local[28:] = _stored_view(weak.id).local[28:]
+    damaged = NetworkView(view.pooled, local, view.logits, view.colour)
+    assert both.parts(damaged, love.prompt).progress == pytest.approx(
+        regions.parts(damaged, love.prompt).progress
+    )
+    assert both.parts(damaged, love.prompt).progress < before
+    # Its midpoint is half where the ok references read the lower way, each with its task
+    # left out of the regions (the line's midpoint is in-sample, as it is for the line alone).
+    ok = [r for r in REFS if r.tier == "ok"]
+    assert both._midpoint == pytest.approx(both._ok_progress / 2)
+    assert both._ok_progress < min(
+        regions._ok_progress,
+        statistics.fmean(line.parts(_stored_view(r.id), r.prompt).progress for r in ok),
+    )
 
 
 @pytest.mark.slow

@@ -381,6 +381,9 @@ class SearchReport:
         keep: How many best candidates per run keep their source and picture.
         offline_per_render: Compositions the composed mode scored between two renders
             (``None`` when it did not run).
+        asked: The task ids asked for, in order; ``tasks`` holds fewer while the search runs
+            (`run_search` writes the report after every task, so that a crash or a stop
+            hours in keeps what was finished).
     """
 
     scorer: str
@@ -395,6 +398,13 @@ class SearchReport:
     seconds: float = 0.0
     keep: int = 6
     offline_per_render: int | None = None
+    asked: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether every task asked for has been searched."""
+        done = {t.task.id for t in self.tasks}
+        return all(task_id in done for task_id in self.asked)
 
     @property
     def evaluations(self) -> int:
@@ -408,8 +418,8 @@ class SearchReport:
 
     @property
     def passed(self) -> bool:
-        """Whether every task's gap is measured and ≤ 0."""
-        return all(t.gap is not None and t.gap <= 0 for t in self.tasks)
+        """Whether every task asked for was searched and its gap is measured and ≤ 0."""
+        return self.complete and all(t.gap is not None and t.gap <= 0 for t in self.tasks)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -428,6 +438,8 @@ class SearchReport:
             "seconds": round(self.seconds, 1),
             "keep": self.keep,
             "offline_per_render": self.offline_per_render,
+            "asked": list(self.asked),
+            "complete": self.complete,
             "passed": self.passed,
             "gaps": {t.task.id: t.gap for t in self.tasks},
             "tasks": [t.to_dict(self.keep) for t in self.tasks],
@@ -472,6 +484,7 @@ def load_search_report(path: str | Path) -> SearchReport:
         seconds=data["seconds"],
         keep=data.get("keep", 6),
         offline_per_render=data.get("offline_per_render"),
+        asked=tuple(data.get("asked") or (entry["task"]["id"] for entry in data["tasks"])),
     )
     for entry in data["tasks"]:
         task = TaskSearch(

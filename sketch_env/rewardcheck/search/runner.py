@@ -35,6 +35,7 @@ from sketch_env.rewardcheck.search.results import (
     TaskSearch,
     best_first,
     record_batch,
+    write_search_json,
 )
 from sketch_env.scoring.base import scale_of
 
@@ -289,19 +290,18 @@ def _record_generation(
     record_batch(run, batch, generation, keep, time.perf_counter() - start)
 
 
-def _save_pictures(report: SearchReport, out: Path) -> None:
+def _save_pictures(task: TaskSearch, out: Path) -> None:
     images = out / "images"
     images.mkdir(parents=True, exist_ok=True)
-    for task in report.tasks:
-        for c in [*task.references, *(x for run in task.runs.values() for x in run.candidates)]:
-            if c.png is None:
-                continue
-            name = c.id.replace("/", "__") + ".png"
-            # The canvas's RGBA over white, as every scorer sees it (`Render.image`).
-            picture = Image.open(io.BytesIO(c.png)).convert("RGBA")
-            ground = Image.new("RGBA", picture.size, (255, 255, 255, 255))
-            Image.alpha_composite(ground, picture).convert("RGB").save(images / name)
-            c.image = f"images/{name}"
+    for c in [*task.references, *(x for run in task.runs.values() for x in run.candidates)]:
+        if c.png is None:
+            continue
+        name = c.id.replace("/", "__") + ".png"
+        # The canvas's RGBA over white, as every scorer sees it (`Render.image`).
+        picture = Image.open(io.BytesIO(c.png)).convert("RGBA")
+        ground = Image.new("RGBA", picture.size, (255, 255, 255, 255))
+        Image.alpha_composite(ground, picture).convert("RGB").save(images / name)
+        c.image = f"images/{name}"
 
 
 def run_search(
@@ -337,7 +337,9 @@ def run_search(
         seed: The search's seed and every render's seed.
         references: The reference paintings; the shipped pool when ``None``.
         out_dir: Where to save the pictures of the references and the best candidates
-            (``images/``); none saved when ``None`` (they stay in memory in ``Candidate.png``).
+            (``images/``) and, after every task, the report so far (``report.json``, its
+            ``complete`` false until the last task); nothing saved when ``None`` (the
+            pictures stay in memory in ``Candidate.png``).
         progress: Called with ``(evaluations done, evaluations in all, label)`` after every
             batch.
         keep: Best candidates per run that keep their picture and source in the report.
@@ -395,6 +397,7 @@ def run_search(
         modes=tuple(mode_list),
         keep=keep,
         offline_per_render=offline_per_render if "composed" in mode_list else None,
+        asked=tuple(t.id for t in chosen),
     )
     for task in chosen:
         task_start = time.perf_counter()
@@ -433,8 +436,11 @@ def run_search(
                 )
         result.seconds = round(time.perf_counter() - task_start, 1)  # as reported
         report.tasks.append(result)
-    report.backend = session.backend
-    if out_dir is not None:
-        _save_pictures(report, Path(out_dir))
-    report.seconds = round(time.perf_counter() - start, 1)  # as reported
+        report.backend = session.backend
+        report.seconds = round(time.perf_counter() - start, 1)  # as reported
+        if out_dir is not None:
+            # After every task, not once at the end: a composed search of 500 renders can run
+            # for hours, and a crash in its last task lost the three finished ones (session 11).
+            _save_pictures(result, Path(out_dir))
+            write_search_json(report, Path(out_dir) / "report.json")
     return report

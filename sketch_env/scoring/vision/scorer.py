@@ -276,6 +276,10 @@ class VisionScorer:
             collage of parts like the loved paintings' passes it (a composed search beat
             still_life/ink_hatching's median reference by 0.37), so it is not the default
             (docs/reward.md, "A quality that sees parts").
+        quality_both: With ``quality_regions``: progress is the lower of the line's and the
+            regions' readings, so that an edit must raise the parts (the line alone pays a
+            push along it) and a collage must raise the whole (the regions alone pay loved
+            parts put side by side). The midpoint is half where the ok references read so.
         realism_slack: How far past the references' own range realism starts to fall, in
             units of that range (and how fast it falls).
         painting_knee: Discriminator probability from which the painting factor is 1.
@@ -315,6 +319,7 @@ class VisionScorer:
         quality_slope: float = 2.2,
         quality_neighbours: int = 0,
         quality_regions: int = 0,
+        quality_both: bool = False,
         realism_slack: float = 1.0,
         painting_knee: float = 0.6,
         painting_lambda: float = 300.0,
@@ -343,6 +348,11 @@ class VisionScorer:
                 "quality_neighbours and quality_regions are two readings of quality: choose one "
                 "(set the other to 0)"
             )
+        if quality_both and not quality_regions:
+            raise ValueError(
+                "quality_both reads the lower of the line and the regions: it needs "
+                "quality_regions > 0"
+            )
         if refit_every < 0 or refit_window < 1:
             raise ValueError(
                 "refit_every must be 0 (never) or more and refit_window at least 1, got "
@@ -354,6 +364,7 @@ class VisionScorer:
         self.quality_midpoint, self.quality_slope = quality_midpoint, quality_slope
         self.quality_neighbours = int(quality_neighbours)
         self.quality_regions = int(quality_regions)
+        self.quality_both = bool(quality_both)
         self.realism_slack, self.painting_knee = realism_slack, painting_knee
         self.painting_lambda = painting_lambda
         self.excluded = frozenset(exclude)
@@ -368,6 +379,7 @@ class VisionScorer:
             "quality_slope": quality_slope,
             "quality_neighbours": quality_neighbours,
             "quality_regions": quality_regions,
+            "quality_both": quality_both,
             "realism_slack": realism_slack,
             "painting_knee": painting_knee,
             "painting_lambda": painting_lambda,
@@ -453,9 +465,14 @@ class VisionScorer:
                 float(np.median(colour[idx])),
             )
         if self.quality_regions:
-            self._fit_regions(local, tiers)
+            regional = self._fit_regions(local, tiers)
+            if self.quality_both:
+                regional = np.minimum(regional, self._progress(self._z))
+            ok_read = regional[(tiers == _TIER_OK) & np.isfinite(regional)]
+            #: Where the ok references read, each with its task left out (the midpoint's half).
+            self._ok_progress = float(ok_read.mean()) if len(ok_read) else 1.0
             if self.quality_midpoint is None:
-                self._midpoint = 0.5 * self._region_ok
+                self._midpoint = 0.5 * self._ok_progress
         self._fit_closed_sets(vision, keep)
         positives = self._standard(vision.pooled[keep].reshape(-1, vision.pooled.shape[2]))
         negatives = self._standard(vision.negatives)
@@ -466,7 +483,7 @@ class VisionScorer:
         # refit per reference, which never refit.
         self._training = (positives, negatives) if self.refit_every else None
 
-    def _fit_regions(self, local: np.ndarray, tiers: np.ndarray) -> None:
+    def _fit_regions(self, local: np.ndarray, tiers: np.ndarray) -> np.ndarray:
         """The regional reading of quality: each medium's graded references' regions (unit
         vectors, centred like realism's) with their tiers, and where the graded references
         themselves read, each against the other tasks' regions, to set 0 (the weak references'
@@ -477,6 +494,10 @@ class VisionScorer:
         With each task left out of the fit, quality alone orders 95.0 % of the 120 within-task
         tier pairs reading 16 regions (4 or 64: 94.2 %; the whole-picture line 90.8 %).
         A prompt that names no medium reads against every medium's regions (key ``None``).
+
+        Returns:
+            Each reference's regional progress, read with its task left out (NaN where it is
+            ungraded or its medium has no other task).
         """
         graded = tiers != ""
         self._region_units: dict[str | None, np.ndarray] = {}
@@ -512,9 +533,8 @@ class VisionScorer:
         if not (math.isfinite(span) and span > 0):
             raise ValueError("the regional quality needs love and weak references in two tasks")
         self._region_scale = (weak, span)
-        ok = reads[tiers == _TIER_OK]
-        ok = ok[np.isfinite(ok)]
-        self._region_ok = float(((ok - weak) / span).mean()) if len(ok) else 0.5
+        progress: np.ndarray = (reads - weak) / span
+        return progress
 
     def _read_regions(self, similar: np.ndarray, values: np.ndarray) -> float:
         """Mean over a picture's regions of the similarity-weighted tier of each one's
@@ -663,6 +683,8 @@ class VisionScorer:
         else:
             if self.quality_regions:
                 progress = self._regional_progress(view.local, medium)
+                if self.quality_both:
+                    progress = min(progress, float(self._progress(z)))
             else:
                 progress = float(self._progress(z))
             quality = float(_sigmoid(self.quality_slope * (progress - self._midpoint)))
