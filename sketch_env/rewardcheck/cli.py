@@ -445,6 +445,11 @@ def run_search_command(args: argparse.Namespace) -> int:
             best = " ".join(_short(g.best) for g in run.generations)
             median = " ".join(_short(g.median) for g in run.generations)
             lines.append(f"  {mode}: best per generation {best}; median {median}")
+            if run.stopped_early:
+                lines.append(
+                    f"  {mode}: stopped early, {len(run.candidates)} of {run.budget} evaluations "
+                    f"({run.offline_scored} compositions scored offline): nothing new to render"
+                )
         for line in lines:
             console.print(line, highlight=False, soft_wrap=True)
     print(

@@ -257,6 +257,26 @@ def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(
     assert run.to_dict(keep=1)["stopped_early"] is True
 
 
+@pytest.mark.slow
+def test_a_composed_search_stops_breeding_when_its_offline_allowance_is_spent(
+    evaluator, monkeypatch
+) -> None:
+    # A converged population spends up to eight offline rounds a render: landscape/charcoal's
+    # 125 renders took 105 min. The allowance is counted in pictures, so a run stops at the
+    # same place on any machine; here 0.2 x 12 renders x 16 = 38 pictures, a population of 2.
+    monkeypatch.setattr(composed, "_POPULATION", 2)
+    monkeypatch.setattr(composed, "_OFFLINE_ALLOWANCE", 0.2)
+    report = run_search(
+        evaluator, tasks=[TASK], budget=12, modes=["composed"], offline_per_render=16
+    )
+    run = report.tasks[0].runs["composed"]
+    confirmed = [c for c in run.candidates if c.ops and c.ops[0] in ("mosaic", "collage")]
+    assert run.stopped_early and len(run.candidates) < 12
+    assert 0.2 * 12 * 16 <= run.offline_scored < 0.2 * 12 * 16 + OFFLINE_CHILDREN
+    assert confirmed and len({c.source for c in confirmed}) == len(confirmed)
+    assert run.to_dict(keep=1)["offline_scored"] == run.offline_scored
+
+
 def test_the_report_json_and_page_hold_what_is_promised(search) -> None:
     report, out = search
     (task,) = report.tasks

@@ -90,6 +90,13 @@ _FLOOR = -1e9
 #: Offline rounds the composed search spends looking for a composition it has not rendered
 #: before it stops early (`SearchRun.stopped_early`).
 _STALL_ROUNDS = 8
+#: Pictures a composed run may score offline, in units of its budget x ``offline_per_render``
+#: (what it spends when every render finds a new composition in its first round). A population
+#: that has converged spends up to `_STALL_ROUNDS` rounds a render: under
+#: `vision?quality_regions=16` landscape/charcoal's renders went from 6 s to 56-72 s apart and
+#: its 125 took 105 min, while still_life's took 31. Counted in pictures, not seconds, so that
+#: the same seed stops at the same place on any machine.
+_OFFLINE_ALLOWANCE = 3
 
 
 @dataclass(frozen=True)
@@ -386,6 +393,7 @@ def run_composed(
     tiles = len(library.tiles)
 
     def offline(comps: Sequence[Composition]) -> list[float]:
+        run.offline_scored += len(comps)
         images = [compose(library, c) for c in comps]
         rewards = session.evaluator.score_pictures_sync(images, [task.prompt] * len(images))
         return [b.reward if b.reward is not None else _FLOOR for b in rewards]
@@ -397,15 +405,17 @@ def run_composed(
     )
     rendered: set[Composition] = set()
     generation = 0
+    allowance = _OFFLINE_ALLOWANCE * budget * offline_per_render
     while len(run.candidates) < budget:
         unrendered = None
         # A population that has stopped improving is made of compositions already rendered
         # (a reward that scores every collage alike keeps its first 24): search on, a few
         # rounds, for one not yet confirmed, then stop early rather than render one twice.
         # (Found at 500 renders under vision: the composed run raised StopIteration after 35
-        # minutes.)
+        # minutes.) Once the offline allowance is spent, the population's unrendered
+        # compositions are still confirmed, best first, and nothing new is bred.
         for _ in range(_STALL_ROUNDS):
-            spent = 0
+            spent = 0 if run.offline_scored < allowance else offline_per_render
             while spent < offline_per_render:
                 children = []
                 for _ in range(OFFLINE_CHILDREN):
@@ -427,7 +437,7 @@ def run_composed(
             unrendered = next(
                 ((s, entry) for s, entry in population if entry[0] not in rendered), None
             )
-            if unrendered is not None:
+            if unrendered is not None or run.offline_scored >= allowance:
                 break
         if unrendered is None:
             run.stopped_early = True

@@ -180,7 +180,10 @@ class SearchRun:
         generations: The trajectory.
         seconds: Wall time.
         stopped_early: The search ended before its budget: it found nothing new to evaluate
-            (the composed search, when its population holds only compositions it rendered).
+            (the composed search, when its population holds only compositions it rendered),
+            or it spent its allowance of pictures scored offline.
+        offline_scored: Compositions the composed search scored as pictures (0 for the
+            other modes).
     """
 
     task_id: str
@@ -191,6 +194,7 @@ class SearchRun:
     generations: list[GenerationStats] = field(default_factory=list)
     seconds: float = 0.0
     stopped_early: bool = False
+    offline_scored: int = 0
 
     def ranked(self) -> list[Candidate]:
         """Candidates with a reward, best first (ties: the earlier first)."""
@@ -220,6 +224,7 @@ class SearchRun:
             "population": self.population,
             "evaluations": len(self.candidates),
             "stopped_early": self.stopped_early,
+            "offline_scored": self.offline_scored,
             "seconds": round(self.seconds, 1),
             "best": best.to_dict(with_source=True) if best is not None else None,
             "status_counts": self.status_counts(),
@@ -504,6 +509,7 @@ def load_search_report(path: str | Path) -> SearchReport:
                 generations=[GenerationStats(**g) for g in run["generations"]],
                 seconds=run["seconds"],
                 stopped_early=run.get("stopped_early", False),
+                offline_scored=run.get("offline_scored", 0),
             )
         report.tasks.append(task)
     return report
