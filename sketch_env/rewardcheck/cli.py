@@ -448,7 +448,8 @@ def run_search_command(args: argparse.Namespace) -> int:
             if run.stopped_early:
                 lines.append(
                     f"  {mode}: stopped early, {len(run.candidates)} of {run.budget} evaluations "
-                    f"({run.offline_scored} compositions scored offline): nothing new to render"
+                    f"({run.offline_scored} compositions scored offline): nothing new to render "
+                    "or its offline allowance spent"
                 )
         for line in lines:
             console.print(line, highlight=False, soft_wrap=True)
