@@ -473,7 +473,7 @@ class VisionScorer:
                 regional = np.minimum(regional, self._progress(self._z))
             ok_read = regional[(tiers == _TIER_OK) & np.isfinite(regional)]
             #: Where the ok references read, each with its task left out (the midpoint's half).
-            self._ok_progress = float(ok_read.mean()) if len(ok_read) else 1.0
+            self._ok_progress = float(ok_read.mean()) if len(ok_read) else 0.5
             if self.quality_midpoint is None:
                 self._midpoint = 0.5 * self._ok_progress
         self._fit_closed_sets(vision, keep)
