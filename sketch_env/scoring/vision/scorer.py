@@ -594,7 +594,7 @@ class VisionScorer:
         """
         regional = _quadrants(vision.local[keep])
         self._regional_mean = regional.mean(axis=0)
-        self._regional_std = regional.std(axis=0) + 1e-6
+        self._regional_std = _spread(regional)
         seeds = vision.pooled.shape[1]
         rows = np.concatenate(
             [
