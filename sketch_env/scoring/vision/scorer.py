@@ -126,7 +126,8 @@ def _spread(x: np.ndarray) -> np.ndarray:
     spread: np.ndarray = x.std(axis=0)
     live = spread[spread > 0]
     floor = float(live.min()) if live.size else 1.0
-    return np.maximum(spread, floor)
+    scale: np.ndarray = np.maximum(spread, floor)
+    return scale
 
 
 def _quadrants(local: np.ndarray) -> np.ndarray:
