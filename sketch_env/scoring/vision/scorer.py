@@ -119,7 +119,7 @@ def _spread(x: np.ndarray) -> np.ndarray:
     One of the network's 1280 pooled features (1229) is 0 in all 96 references, and a scale of
     0 (+1e-6) turned its faintest trace into a distance of 20,000: a competent charcoal still
     life seen from above (the free composition ``still_life-charcoal-free-1``) showed 0.02 of it
-    and lost realism, presence, subject and painting at once (0.00 of 11), and 18 of the 432
+    and lost realism, presence, subject and painting at once (0.00 of 10), and 18 of the 432
     negatives showed up to 0.73, so the discriminator learnt that one feature. The least-moving
     feature the references do use moves 0.012.
     """
