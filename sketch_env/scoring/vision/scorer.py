@@ -112,24 +112,6 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return unit
 
 
-def _spread(x: np.ndarray) -> np.ndarray:
-    """Each feature's standard deviation over the rows of ``x``, the scale a picture is
-    standardised by; a feature no row moves takes the smallest scale of those some row does.
-
-    One of the network's 1280 pooled features (1229) is 0 in all 96 references, and a scale of
-    0 (+1e-6) turned its faintest trace into a distance of 20,000: a competent charcoal still
-    life seen from above (the free composition ``still_life-charcoal-free-1``) showed 0.02 of it
-    and lost realism, presence, subject and painting at once (0.00 of 10), and 18 of the 432
-    negatives showed up to 0.73, so the discriminator learnt that one feature. The least-moving
-    feature the references do use moves 0.012.
-    """
-    spread: np.ndarray = x.std(axis=0)
-    live = spread[spread > 0]
-    floor = float(live.min()) if live.size else 1.0
-    scale: np.ndarray = np.maximum(spread, floor)
-    return scale
-
-
 def _quadrants(local: np.ndarray) -> np.ndarray:
     """The mean regional features of each quarter of the picture, concatenated: ``(..., 49,
     192)`` (the network's 7 x 7 map, row by row) to ``(..., 768)``. Where a picture keeps its
@@ -431,7 +413,7 @@ class VisionScorer:
     def _fit(self, vision: PoolVision, keep: Sequence[int]) -> None:
         seed0 = vision.pooled[keep, 0]
         self._mean = seed0.mean(axis=0)
-        self._std = _spread(seed0)
+        self._std = seed0.std(axis=0) + 1e-6
         self._z = self._standard(seed0)
         tiers = np.array(
             [
@@ -595,7 +577,7 @@ class VisionScorer:
         """
         regional = _quadrants(vision.local[keep])
         self._regional_mean = regional.mean(axis=0)
-        self._regional_std = _spread(regional)
+        self._regional_std = regional.std(axis=0) + 1e-6
         seeds = vision.pooled.shape[1]
         rows = np.concatenate(
             [
