@@ -72,11 +72,14 @@ class RenderConfig(JsonConfig):
             to 5.3 GB. Heavy honest sketches (4096x4096 canvases, p5.brush buffers) stay well
             under the default.
         memory_poll_s: Interval between the watchdog's measurements of the tree.
-        drain_timeout_s: Bound on a trivial GPU readback after each render. Work a sketch
-            queued after its picture (draws on a second WebGL context) kept the GPU busy for
-            minutes and made the next three honest renders time out; when the readback does
-            not come back in time the browser is replaced and the render is reported as
-            ``leftover_work``. It takes ~0.01 s on an idle GPU.
+        drain_timeout_s: Bound on a trivial GPU readback after each render, in the browser's
+            own time (kept like ``deadline_s``, up to ``max_wall_factor`` times it in wall
+            time). Work a sketch queued after its picture (draws on a second WebGL context)
+            kept the GPU busy for minutes and made the next three honest renders time out;
+            when the readback does not come back in time the browser is replaced and the
+            render is reported as ``leftover_work``, unless other load held the browser back
+            to the wall cap (then the render is kept, with a note). It takes ~0.01 s on an
+            idle GPU.
         extra_browser_env: Environment variables added to the browser's, as ``(name, value)``
             pairs (e.g. ``(("LP_NUM_THREADS", "1"),)`` for llvmpipe).
     """

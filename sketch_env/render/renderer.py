@@ -22,7 +22,7 @@ from playwright.async_api import Playwright, async_playwright
 from sketch_env.errors import SketchEnvError
 from sketch_env.render.backends import BrowserChoice, choose_backend
 from sketch_env.render.base import RendererBase
-from sketch_env.render.budget import SketchClock
+from sketch_env.render.budget import MACHINE, SKETCH, SketchClock
 from sketch_env.render.config import RenderConfig
 from sketch_env.render.frames import FrameSupply
 from sketch_env.render.page import Attempt, BrowserFailure, harness_script, run_attempt
@@ -303,18 +303,23 @@ class SketchRenderer(RendererBase):
             if attempt.clean:
                 await host.remove_frame(frame)
             page = host.page
+            # The drain's clock measures the browser's own time, like the render's.
+            drain_clock = functools.partial(
+                SketchClock,
+                functools.partial(tree.members, 1.0),
+                self.config.drain_timeout_s,
+                self.config.max_wall_factor,
+            )
             if not attempt.clean or host.broken or host.crashed or page is None or page.is_closed():
                 closed = await self._frames.finish(slot.index, frame, clean=False)
-                drained = closed and await drain_gpu(
-                    None, slot.browser, self.config.drain_timeout_s
-                )
+                held = await drain_gpu(None, slot.browser, drain_clock) if closed else SKETCH
                 finished = closed
             else:
                 # The host page itself (even one retiring after `renders_per_page`): a new
                 # context for the readback would cost more than the readback.
-                drained = await drain_gpu(page, slot.browser, self.config.drain_timeout_s)
-                finished = not drained or await self._frames.finish(slot.index, frame, True)
-            if not drained:
+                held = await drain_gpu(page, slot.browser, drain_clock)
+                finished = held is not None or await self._frames.finish(slot.index, frame, True)
+            if held is not None:
                 gone = not slot.browser.is_connected()
                 await self._replace_quietly(slot, kill=True)
                 if gone:
@@ -328,6 +333,12 @@ class SketchRenderer(RendererBase):
                         "the browser died after the picture, while its GPU was drained",
                         attempt.render,
                     )
+                if held == MACHINE:
+                    # The picture was complete before the drain began; only the next render
+                    # needed the drain, and it gets a fresh browser. Whether the sketch left
+                    # work running cannot be told under this load, so it is not charged: it
+                    # gains nothing from leftover work, and the load is not its doing.
+                    return Attempt(_held_back(attempt.render, self.config), False)
                 if finished:
                     return Attempt(_charge_leftover(attempt.render, self.config, start), False)
                 return attempt
@@ -392,11 +403,23 @@ def _charge_leftover(render: Render, config: RenderConfig, start: float) -> Rend
     """The render of a sketch whose leftover work kept the GPU busy past the drain bound."""
     note = (
         "harness: the sketch left work running after its picture was taken (the GPU did not "
-        f"answer within {config.drain_timeout_s:g} s); the browser was replaced"
+        f"answer within {config.drain_timeout_s:g} s of the browser's own time); the browser "
+        "was replaced"
     )
     status = RenderStatus.LEFTOVER_WORK if render.status.has_picture else render.status
     elapsed = (time.perf_counter() - start) * 1000.0
     return replace(render, status=status, errors=(*render.errors, note), elapsed_ms=elapsed)
+
+
+def _held_back(render: Render, config: RenderConfig) -> Render:
+    """The render whose drain the machine's load held back to the wall cap: kept, not charged."""
+    note = (
+        "harness: the machine was too loaded to drain the GPU after the picture (no answer "
+        f"at the wall cap of {config.drain_timeout_s * config.max_wall_factor:g} s, the "
+        f"browser having used less than {config.drain_timeout_s:g} s of its own time); the "
+        "browser was replaced, the render not charged"
+    )
+    return replace(render, errors=(*render.errors, note))
 
 
 _shared: SketchRenderer | None = None

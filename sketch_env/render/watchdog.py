@@ -9,8 +9,9 @@ process tree:
 
 * `MemoryWatch` samples the tree's resident memory while a render runs and kills the browser
   when it grows more than ``max_render_memory_mb`` above the browser's baseline;
-* `drain_gpu` proves, after every render, that the GPU process answers a trivial readback in a
-  bounded time; if it does not, the browser (and its GPU process) is replaced;
+* `drain_gpu` proves, after every render, that the GPU process answers a trivial readback
+  within a bound kept in the browser's own time (`SketchClock`), not the machine's; if it does
+  not, the browser (and its GPU process) is replaced;
 * `ProcessTree` names the processes a render depends on (GPU process, renderers), so a crash
   can be told apart from the sketch's own failure (`sketch_env.render.renderer`).
 """
@@ -23,7 +24,7 @@ import logging
 import math
 import os
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -31,6 +32,7 @@ import psutil
 from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
 
+from sketch_env.render.budget import SKETCH, SketchClock
 from sketch_env.render.pool import kill_process_tree
 
 logger = logging.getLogger(__name__)
@@ -43,6 +45,11 @@ _MB = 1024 * 1024
 #: process has executed everything queued before it, and the GPU process serves every context of
 #: the browser on one thread: behind a sketch's leftover draws the readback did not return in 10 s
 #: (six tries), on an idle GPU it takes about 0.01 s.
+#: How long a readback may take before `drain_gpu` starts a clock on it. A quiet GPU answers in
+#: about 0.01 s, and reading a browser's ~100 threads for the clock costs more than that, so
+#: only a slow drain pays for it; the grace itself is not counted against the sketch.
+_DRAIN_GRACE_S = 0.25
+
 _DRAIN_JS = """() => {
   let gl = window.__sketchenvDrain;
   if (!gl || gl.isContextLost()) {
@@ -266,29 +273,67 @@ class MemoryWatch:
         return task.result()
 
 
-async def drain_gpu(page: Page | None, browser: Browser, timeout_s: float) -> bool:
-    """Whether the browser's GPU process answers a trivial readback within ``timeout_s``.
+async def drain_gpu(
+    page: Page | None, browser: Browser, clock: Callable[[], SketchClock]
+) -> str | None:
+    """Waits for the browser's GPU process to answer a trivial readback, on the render's terms.
+
+    The wait is kept in the browser's own time, like the render itself (`SketchClock`): the
+    CPU its processes used over the cores, or the time no thread of theirs was held back by
+    other load. A wall-clock bound blamed the machine's load on the sketch: with three
+    CPU-heavy jobs on two cores a reference's readback missed a 5 s wall bound and the
+    reference was charged ``leftover_work``. Work the sketch left running on the GPU keeps the
+    GPU's threads busy, so it uses that time and is charged as promptly as before on a quiet
+    machine; a browser the machine starves uses little of it and is waited for up to the wall
+    cap.
 
     Args:
         page: A page of ``browser`` no sketch can reach (the host page, its sketch frame
             already removed); ``None`` for a throwaway page in a new context.
         browser: The browser.
-        timeout_s: The bound.
+        clock: Builds the clock (called only when the readback is not back within
+            `_DRAIN_GRACE_S`: reading the tree's threads costs more than a quiet drain).
 
     Returns:
-        ``True`` when the GPU is free for the next render; ``False`` when the readback did not
-        come back in time (or the browser is gone).
+        ``None`` when the GPU is free for the next render; ``SKETCH`` when the browser used the
+        clock's budget without answering (or went away); ``MACHINE`` when other load held it
+        back until the wall cap, so the wait says nothing about the sketch.
     """
-    own = page is None
+    opened: list[Page] = []
+
+    async def readback() -> bool:
+        target = page
+        if target is None:
+            target = await browser.new_page()
+            opened.append(target)
+        return bool(await target.evaluate(_DRAIN_JS))
+
+    task = asyncio.ensure_future(readback())
+
+    def stop() -> None:
+        task.cancel()
+
+    watch: asyncio.Future[None] | None = None
+    timer: SketchClock | None = None
     try:
-        async with asyncio.timeout(timeout_s):
-            if page is None:
-                page = await browser.new_page()
-            return bool(await page.evaluate(_DRAIN_JS))
-    except (TimeoutError, PlaywrightError):
-        return False
+        await asyncio.wait((task,), timeout=_DRAIN_GRACE_S)
+        if not task.done():
+            timer = await asyncio.to_thread(clock)
+            watch = asyncio.ensure_future(timer.run_out(stop))
+            await asyncio.wait((task,))
     finally:
-        if own and page is not None:
+        task.cancel()
+        if watch is not None:
+            watch.cancel()
+        for own in opened:
             with contextlib.suppress(TimeoutError, PlaywrightError):
                 async with asyncio.timeout(2):
-                    await page.context.close()
+                    await own.context.close()
+    if task.cancelled():
+        return timer.verdict if timer is not None and timer.verdict is not None else SKETCH
+    failure = task.exception()
+    if isinstance(failure, (TimeoutError, PlaywrightError)):
+        return SKETCH
+    if failure is not None:
+        raise failure
+    return None if task.result() else SKETCH

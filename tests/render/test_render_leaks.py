@@ -17,7 +17,13 @@ import pytest
 
 from sketch_env import RenderConfig, RenderStatus, SketchRenderer
 from sketch_env.render.watchdog import tree_memory_mb
-from tests.conftest import GOOD_SKETCH, LoopbackListener, assert_good_render, require_chromium
+from tests.conftest import (
+    GOOD_SKETCH,
+    HOSTILE_DEADLINE_S,
+    LoopbackListener,
+    assert_good_render,
+    require_chromium,
+)
 
 #: A setup body that paints something measurable on a WEBGL canvas.
 PAINT = """
@@ -158,6 +164,69 @@ def test_leftover_gpu_work_is_charged_to_its_author_not_the_next_sketch(renderer
     assert result.elapsed_ms >= renderer.config.drain_timeout_s * 1000
     for _ in range(renderer.pool_size + 1):  # every browser serves a render after it
         assert_good_render(renderer)
+
+
+def _browser_processes() -> set[int]:
+    """The pids of this test process's browsers (every Chromium process, not the driver)."""
+    found = set()
+    for proc in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if "node" not in proc.name():
+                found.add(proc.pid)
+    return found
+
+
+def test_a_drain_the_machine_holds_back_is_not_charged_to_the_sketch(monkeypatch):
+    # Fault injection at the operating system, not a fake: during the first drain the pool's
+    # real browser is stopped (SIGSTOP, as a frozen cgroup or a machine that runs it not at all
+    # would leave it) for longer than the drain's wall cap; the real drain and its clock judge
+    # what happened. With a 5 s wall bound, three CPU-heavy jobs on two cores made a reference
+    # miss its drain and charged it ``leftover_work``; this honest sketch was charged too.
+    require_chromium()
+    from sketch_env.render import renderer as renderer_module
+
+    real_drain = renderer_module.drain_gpu
+    others = _browser_processes()
+    mine: set[int] = set()
+    starved: list[psutil.Process] = []
+
+    async def starving_drain(page, browser, clock):
+        if not starved:
+            for pid in mine:
+                with contextlib.suppress(psutil.Error):
+                    proc = psutil.Process(pid)
+                    proc.suspend()
+                    starved.append(proc)
+            threading.Timer(4.0, _resume, (starved,)).start()
+        return await real_drain(page, browser, clock)
+
+    # Charged at 0.5 s of the browser's own time; the wall cap is 4 x 0.5 = 2 s.
+    config = RenderConfig(
+        pool_size=1, deadline_s=HOSTILE_DEADLINE_S, max_frames=20, drain_timeout_s=0.5
+    )
+    source = "function setup() {" + PAINT + "}"
+    with SketchRenderer(config) as r:
+        first = r.render_sync(source, seed=0)
+        assert first.status is RenderStatus.OK, first.errors
+        mine.update(_browser_processes() - others)
+        assert mine, "the pool's browser was not found"
+        monkeypatch.setattr(renderer_module, "drain_gpu", starving_drain)
+        held = r.render_sync(source, seed=0)
+        monkeypatch.setattr(renderer_module, "drain_gpu", real_drain)
+        assert starved, "the browser was not stopped"
+        assert held.status is RenderStatus.OK, held.errors
+        assert any("too loaded to drain" in e for e in held.errors), held.errors
+        assert held.attempts == 1
+        assert (held.array() == first.array()).all(), "the picture kept is not the sketch's"
+        # The stopped browser was replaced: the next render runs in a fresh one.
+        assert not any(p.is_running() and p.status() == psutil.STATUS_STOPPED for p in starved)
+        assert_good_render(r)
+
+
+def _resume(processes: list[psutil.Process]) -> None:
+    for proc in processes:
+        with contextlib.suppress(psutil.Error):
+            proc.resume()
 
 
 # ---------------------------------------------------------------------------- memory
