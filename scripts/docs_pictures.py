@@ -17,10 +17,13 @@ pictures out, so that the docs show what the numbers are about and can be drawn 
     sketch-env reward-check --search 500 --search-mode references --out runs/mutants
     python scripts/docs_pictures.py search runs/mutants --out docs/images/search-vision-mutants.jpg
     # and --search 500 --search-mode composed --offline 16: search-vision-composed-500.jpg
+    sketch-env rollout --sketches DIR --prompt PROMPT --out runs/row
+    python scripts/docs_pictures.py rollout runs/row --title TITLE --out docs/images/X.jpg
 
 ``ladders`` draws one row per probe ladder (crude to reference quality, as ordered by hand)
 and a row of free compositions, each picture captioned with the reward of both reports;
-``search`` draws, per task, the references beside the best pictures the search found.
+``search`` draws, per task, the references beside the best pictures the search found;
+``rollout`` draws a rollout folder's pictures in one row, each captioned with its reward.
 JPEG at quality 85 and 150-pixel pictures keep a sheet near 200 KB.
 """
 
@@ -142,6 +145,17 @@ def search(folder: Path, label: str | None = None, best: int = 4) -> Image.Image
     return _sheet(rows, title)
 
 
+def rollout(folder: Path, title: str) -> Image.Image:
+    """A rollout folder's pictures in one row, in its order, each captioned with its reward."""
+    lines = (folder / "results.jsonl").read_text("utf-8").splitlines()
+    results = [json.loads(line) for line in lines if line.strip()]
+    cells = [
+        (folder / r["image"] if r.get("image") else None, f"{r['id'][:14]} {_fmt(r['reward'])}")
+        for r in results
+    ]
+    return _sheet([(str(results[0]["prompt"])[:24] + "\n(prompt)", cells)], title)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="sheet", required=True)
@@ -156,9 +170,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     found.add_argument("folder", type=Path)
     found.add_argument("--label", help="the scorer as the title names it (a spec, say)")
     found.add_argument("--out", type=Path, required=True)
+    row = sub.add_parser("rollout", help="one rollout folder: its pictures and rewards")
+    row.add_argument("folder", type=Path)
+    row.add_argument("--title", required=True)
+    row.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     if args.sheet == "ladders":
         sheet = ladders(args.first, args.second, args.labels)
+    elif args.sheet == "rollout":
+        sheet = rollout(args.folder, args.title)
     else:
         sheet = search(args.folder, args.label)
     args.out.parent.mkdir(parents=True, exist_ok=True)

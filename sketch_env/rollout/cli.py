@@ -2,7 +2,7 @@
 
 With no source flag it runs the reference pool. Examples:
 
-  sketch-env rollout                                   # the reference pool, heuristic scorer
+  sketch-env rollout                                   # the reference pool, default scorer
   sketch-env rollout --sketches my_sketches/ --out runs/mine
   sketch-env rollout --replies samples.jsonl --scorer hpsv3+http://gpu-box:8765 --seeds 2
 

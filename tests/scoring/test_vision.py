@@ -516,6 +516,32 @@ def test_a_picture_in_another_medium_earns_little_under_an_ink_prompt(scorer: Vi
     assert scorer.value(parts) < weakest
 
 
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="a known hole of the default (docs/reward.md, 'A collage the default's own search "
+    "missed'): the collage earns 8.16 at seed 0 against the median reference's 7.10",
+)
+def test_a_collage_another_scorers_search_found_stays_under_the_median_reference(
+    scorer: VisionScorer,
+) -> None:
+    # What the composed search of 500 renders found on still_life/ink_hatching (seed 0) against
+    # the scorer with the unused feature's scale fixed (not shipped; tests/data/rendered/
+    # ink_collage.js): grey washes, hatched blocks, circles and outlines, no pears and no
+    # bottle. The shipped scorer's own search at the same seed found 6.53 at best; this
+    # collage, scored by it, reads subject 1.00, realism 1.00, painting 0.53, quality 0.80.
+    # Strict: when a scorer change holds it, this test says so and the mark must go.
+    picture = Image.open(DATA / "ink_collage.png").convert("RGB")
+    task = get_task("still_life/ink_hatching")
+    values = sorted(
+        scorer.score_view(_stored_view(ref.id), ref.prompt).value
+        for ref in REFS
+        if ref.task_id == task.id
+    )
+    median = (values[1] + values[2]) / 2
+    assert scorer.value(scorer.parts(network()(picture), task.prompt)) < median
+
+
 def test_a_charcoal_prompt_takes_cream_paper_but_not_a_coloured_picture(
     scorer: VisionScorer,
 ) -> None:
