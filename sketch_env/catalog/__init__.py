@@ -3,6 +3,8 @@
 - `tasks`: the shipped task set (`Task`, `load_tasks`, `get_task`, `task_for_seed`).
 - `references`: the reference pool's files (`Reference`, `load_reference_pool`); refreshing
   it, which renders and scores, is `sketch_env.pool`'s.
+- `probes` and `finds`: what the reward check measures with beside the references (ladders
+  ordered by hand, free compositions; what earlier searches found).
 - `vocabulary`: the policy's API vocabulary, every name list with the role it plays for the
   static gate, for the run-time check and in the instructions.
 - `instructions`: the policy's system prompt and user turn, written from the vocabulary.

@@ -182,6 +182,8 @@ def search_negatives(
         population=population,
         progress=progress,
         offline_per_render=offline_per_render,
+        # The pool's finds measure what a hardened scorer generalises to: never trained on.
+        finds=(),
     )
     out = []
     for task in report.tasks:

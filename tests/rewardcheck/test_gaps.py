@@ -31,6 +31,10 @@ def test_the_default_scorer_is_measured_and_not_beaten_blind() -> None:
     margin = MEASURED_GAPS[DEFAULT_SCORER].mutant_margin
     assert [t for t, _ in margin] == list(DEFAULT_TASKS)
     assert "mutants over the best reference" in gap_notice(DEFAULT_SCORER)
+    # And what the pool's finds earn on their tasks, where one of them beats it.
+    finds = dict(MEASURED_GAPS[DEFAULT_SCORER].finds)
+    assert finds["still_life/ink_hatching"] > 0
+    assert "the pool's finds" in gap_notice(DEFAULT_SCORER)
 
 
 def test_the_notice_names_the_scorer_and_how_to_measure_an_unmeasured_one() -> None:

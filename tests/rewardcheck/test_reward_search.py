@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from sketch_env import RenderConfig, SketchRenderer
+from sketch_env.catalog.finds import Find
 from sketch_env.catalog.instructions import POLICY_INSTRUCTIONS, brush_names_in
 from sketch_env.catalog.references import load_reference_pool
 from sketch_env.catalog.tasks import get_task
@@ -21,8 +22,13 @@ from sketch_env.cli import main
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import gate_reply
 from sketch_env.reward import RewardConfig
-from sketch_env.rewardcheck.report import saturation_lines, write_search_html
+from sketch_env.rewardcheck.report import (
+    saturation_lines,
+    search_summary_rows,
+    write_search_html,
+)
 from sketch_env.rewardcheck.search import (
+    FINDS,
     MAX_MARKS,
     MAX_SLOW_MARKS,
     SearchReport,
@@ -188,6 +194,39 @@ def test_the_references_mode_mutates_the_tasks_references(search, evaluator) -> 
     )
     assert task.reference_stats()["median"] == statistics.median(r.reward.reward for r in again)
     assert all(r.prompt != get_task(TASK).prompt for r in refs)
+
+
+def test_the_finds_of_a_task_are_replayed_outside_the_budget_and_count_in_its_gap(
+    evaluator,
+) -> None:
+    # A find here is one of the task's references found again (its reward is then known);
+    # the other is on a task not searched, and must not be evaluated.
+    refs = load_reference_pool(task_id=TASK)
+    finds = [
+        Find("here", TASK, refs[0].source, "a test", "the first reference again"),
+        Find("elsewhere", "flowers/watercolour", refs[1].source, "a test", "not searched"),
+    ]
+    report = run_search(
+        evaluator, tasks=[TASK], budget=2, modes=["blind"], population=2, seed=0, finds=finds
+    )
+    (task,) = report.tasks
+    assert report.modes == ("blind", FINDS)
+    run = task.runs[FINDS]
+    assert [c.id for c in run.candidates] == ["here"] and run.budget == 0
+    assert len(task.runs["blind"].candidates) == 2  # the budget is the search's alone
+    # The same sketch at the same seed earns what it earned as a reference.
+    (replayed,) = run.candidates
+    assert replayed.reward == next(c.reward for c in task.references if c.id == refs[0].id)
+    everything = [c.reward for r in task.runs.values() for c in r.candidates]
+    assert task.gap == pytest.approx(max(everything) - task.reference_stats()["median"])
+    # The report says so: its JSON keeps the run, and the table a column for it.
+    assert FINDS in report.to_dict()["tasks"][0]["runs"]
+    assert len(search_summary_rows(report)[0]) == 2 + len(report.modes) + 3
+    # With no finds there is no such run.
+    bare = run_search(
+        evaluator, tasks=[TASK], budget=2, modes=["blind"], population=2, seed=0, finds=()
+    )
+    assert bare.modes == ("blind",) and FINDS not in bare.tasks[0].runs
 
 
 def test_the_same_seed_gives_the_same_programs_and_rewards(search, evaluator) -> None:

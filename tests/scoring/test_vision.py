@@ -498,7 +498,7 @@ def test_a_wrong_medium_is_told_apart_and_a_painting_is_present_held_out(
 
 def test_a_picture_in_another_medium_earns_little_under_an_ink_prompt(scorer: VisionScorer) -> None:
     # What the adversarial floor's blind search found against this scorer before it judged the
-    # medium (tests/data/rendered/green_hatch.js, landscape/ink_hatching, seed 0): a pastel arc
+    # medium (the pool's find landscape-ink_hatching-blind-green-hatch, seed 0): a pastel arc
     # and a charcoal-hatched green wedge on green paper, 6.64 against the task's median
     # reference 5.72, every other part near full. The medium term names it pastel, and it is
     # more colourful than any ink reference (0.30 against 0.12 at most).
@@ -526,10 +526,11 @@ def test_a_collage_another_scorers_search_found_stays_under_the_median_reference
     scorer: VisionScorer,
 ) -> None:
     # What the composed search of 500 renders found on still_life/ink_hatching (seed 0) against
-    # the scorer with the unused feature's scale fixed (not shipped; tests/data/rendered/
-    # ink_collage.js): grey washes, hatched blocks, circles and outlines, no pears and no
-    # bottle. The shipped scorer's own search at the same seed found 6.53 at best; this
-    # collage, scored by it, reads subject 1.00, realism 1.00, painting 0.53, quality 0.80.
+    # the scorer with the unused feature's scale fixed (not shipped; the pool's find
+    # still_life-ink_hatching-composed-grey-collage): grey washes, hatched blocks, circles and
+    # outlines, no pears and no bottle. The shipped scorer's own search at the same seed found
+    # 6.53 at best; this collage, scored by it, reads subject 1.00, realism 1.00, painting
+    # 0.53, quality 0.80.
     # Strict: when a scorer change holds it, this test says so and the mark must go.
     picture = Image.open(DATA / "ink_collage.png").convert("RGB")
     task = get_task("still_life/ink_hatching")

@@ -24,6 +24,10 @@ candidates through the whole environment (gate → render → score → reward) 
   mosaics and collages of them scored as pictures through the reward's own picture path
   without rendering, the best of each offline round compiled and confirmed by a render.
 
+Beside them every task searched replays the pool's **finds** (`FINDS`,
+`sketch_env.catalog.finds`): what earlier searches found on it, against any scorer, evaluated
+outside the budget like the references. One seeded search finding nothing bounds nothing.
+
 Blind and references keep the best half of everything evaluated so far as parents (elitism:
 a parent is never re-evaluated; with one render seed the reward is a function of the program),
 pick parents by tournament, and fill each generation with children (crossover then mutation,
@@ -81,6 +85,7 @@ from sketch_env.rewardcheck.search.results import (
 )
 from sketch_env.rewardcheck.search.runner import (
     DEFAULT_TASKS,
+    FINDS,
     MODES,
     OFFLINE_PER_RENDER,
     CandidateEvaluator,
@@ -94,6 +99,7 @@ __all__ = [
     "BRUSHES",
     "DEFAULT_TASKS",
     "FIELDS",
+    "FINDS",
     "LINE_KINDS",
     "MAX_MARKS",
     "MAX_SLOW_MARKS",

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from sketch_env.catalog.finds import Find, load_finds
 from sketch_env.catalog.references import Reference, load_reference_pool
 from sketch_env.catalog.tasks import Task, get_task
 from sketch_env.errors import InfrastructureError
@@ -41,6 +42,7 @@ from sketch_env.scoring.base import scale_of
 
 __all__ = [
     "DEFAULT_TASKS",
+    "FINDS",
     "MODES",
     "OFFLINE_PER_RENDER",
     "CandidateEvaluator",
@@ -52,6 +54,8 @@ __all__ = [
 
 #: The searches: programs bred blind, mutants of the references, pictures composed of tiles.
 MODES: tuple[str, ...] = ("blind", "references", "composed")
+#: The run that replays the pool's finds (`sketch_env.catalog.finds`) on each task searched.
+FINDS = "finds"
 #: Compositions a composed search scores offline between two renders.
 OFFLINE_PER_RENDER = 48
 #: Four tasks of different subjects and media: the default of ``--tasks``.
@@ -318,12 +322,16 @@ def run_search(
     keep: int = 6,
     top: int = 5,
     offline_per_render: int = OFFLINE_PER_RENDER,
+    finds: Sequence[Find] | None = None,
 ) -> SearchReport:
     """Searches for programs the reward pays for, and compares them with the references.
 
     The budget is split evenly over every (task, mode) pair (`split_budget`); each run fills
     generations of ``population`` candidates (the last one smaller when the share does not
-    divide), each generation one concurrent batch through ``evaluator``. Every render uses
+    divide), each generation one concurrent batch through ``evaluator``. Each task's finds
+    (what earlier searches found there, against any scorer) are evaluated too, outside the
+    budget as the references are, as a run of their own (`FINDS`): the gap is the best of
+    everything, so a reward must also hold against them. Every render uses
     ``seed``, so the reward is a function of the program and a rerun with the same seed gives
     the same programs and the same rewards on the same backend.
 
@@ -347,6 +355,7 @@ def run_search(
         offline_per_render: Compositions the composed mode scores as pictures between two
             renders (in batches of `sketch_env.rewardcheck.search.composed.OFFLINE_CHILDREN`,
             at least one): fewer for a slow scorer, more for a stronger attack.
+        finds: The finds to replay; the pool's (`load_finds`) when ``None``, none when empty.
 
     Returns:
         The `SearchReport`.
@@ -384,8 +393,12 @@ def run_search(
     bare = [task_id for task_id, refs in by_task.items() if not refs]
     if bare:
         raise ValueError(f"no reference paintings for task(s) {', '.join(bare)}")
+    known = list(finds) if finds is not None else list(load_finds())
+    found_before = {t.id: [f for f in known if f.task_id == t.id] for t in chosen}
+    replays = sum(len(f) for f in found_before.values())
     shares = iter(split_budget(budget, runs))
-    session = _Session(evaluator, seed, budget + sum(len(r) for r in by_task.values()), progress)
+    outside = sum(len(r) for r in by_task.values()) + replays
+    session = _Session(evaluator, seed, budget + outside, progress)
     report = SearchReport(
         scorer=evaluator.scorer.name,
         reward_config=evaluator.reward_config.to_dict(),
@@ -394,7 +407,7 @@ def run_search(
         seed=seed,
         budget=budget,
         population=population,
-        modes=tuple(mode_list),
+        modes=(*mode_list, FINDS) if replays else tuple(mode_list),
         keep=keep,
         offline_per_render=offline_per_render if "composed" in mode_list else None,
         asked=tuple(t.id for t in chosen),
@@ -417,6 +430,14 @@ def run_search(
             preference_cap=scale_of(evaluator.scorer).cap,
             top=top,
         )
+        if found_before[task.id]:
+            run = SearchRun(task.id, FINDS, 0, len(found_before[task.id]))
+            drafts = [
+                {"id": f.id, "mode": FINDS, "generation": 0, "source": f.source}
+                for f in found_before[task.id]
+            ]
+            _record_generation(session, task, run, drafts, 0, keep)
+            result.runs[FINDS] = run
         for mode in mode_list:
             share = next(shares)
             if mode == "blind":
