@@ -4,7 +4,9 @@ The pool's files are read by `sketch_env.catalog.references`; what here renders 
 them sits above the evaluation layer: `refresh` (``sketch-env pool refresh``), `gallery`
 (``sketch-env pool gallery``, the whole pool on one page of tasks by tiers), `calibrate`
 (``sketch-env pool calibrate``), `sft` (``sketch-env pool export-sft``, prompt -> reply pairs
-for a supervised warm start) and `cli` (the ``sketch-env pool`` command).
+for a supervised warm start), `negatives` (``sketch-env pool negatives``, the vision scorer's
+non-paintings), `finds` (``sketch-env pool find``, a search's find kept for every later search)
+and `cli` (the ``sketch-env pool`` command).
 """
 
 from __future__ import annotations

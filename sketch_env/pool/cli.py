@@ -11,6 +11,7 @@ Examples:
     sketch-env pool negatives                  # rewrite the vision scorer's negative corpus
     sketch-env pool negatives --harden         # + what searches find against it, one round
     sketch-env pool negatives --harden --tasks unsearched   # a round over all 20 other tasks
+    sketch-env pool find runs/search --task still_life/ink_hatching --name grey-collage
 """
 
 from __future__ import annotations
@@ -150,6 +151,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     neg.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
     add_render_options(neg, defaults={"deadline_s": 60.0})
+
+    find = sub.add_parser(
+        "find",
+        help="keep a search's best picture on a task among the pool's finds, which every "
+        "later `reward-check --search` replays",
+    )
+    find.add_argument("report", metavar="REPORT", help="a --search report.json or its folder")
+    find.add_argument("--task", required=True, metavar="ID", help="the task whose best to keep")
+    find.add_argument(
+        "--name", required=True, metavar="SLUG", help="what it paints, as a slug: grey-collage"
+    )
+    find.add_argument("--note", default="", help="what it paints, in words")
+    find.add_argument("--pool-dir", help="pool folder (default: the shipped pool)")
 
     sft = sub.add_parser(
         "export-sft",
@@ -387,6 +401,14 @@ def _run_negatives(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_find(args: argparse.Namespace) -> int:
+    from sketch_env.pool.finds import add_find
+
+    found = add_find(args.report, args.task, args.name, args.note, args.pool_dir)
+    print(json.dumps({"id": found.id, "task_id": found.task_id, "note": found.note}))
+    return 0
+
+
 def _run_export_sft(args: argparse.Namespace) -> int:
     from sketch_env.pool.sft import PROMPT_SOURCES, export_sft
 
@@ -424,6 +446,7 @@ def run(args: argparse.Namespace) -> int:
         "gallery": _run_gallery,
         "export-sft": _run_export_sft,
         "negatives": _run_negatives,
+        "find": _run_find,
     }
     # One mapping of failures to exit statuses for every action, each a line on stderr.
     try:

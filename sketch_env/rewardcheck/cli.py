@@ -60,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--search",
         type=int,
         metavar="N",
-        help="run a black-box search for N evaluations in all (split over tasks and modes) and "
+        help="run a black-box search for N evaluations in all (split over tasks and modes), "
+        "replay the pool's finds on each task (what earlier searches found; outside N), and "
         "report the adversarial gap: best found minus the task's median reference",
     )
     search.add_argument(

@@ -7,6 +7,7 @@ import json
 import math
 import random
 import re
+import shutil
 import statistics
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,13 +15,14 @@ from pathlib import Path
 import pytest
 
 from sketch_env import RenderConfig, SketchRenderer
-from sketch_env.catalog.finds import Find
+from sketch_env.catalog.finds import Find, load_finds
 from sketch_env.catalog.instructions import POLICY_INSTRUCTIONS, brush_names_in
-from sketch_env.catalog.references import load_reference_pool
+from sketch_env.catalog.references import POOL_FILE, find_pool_dir, load_reference_pool
 from sketch_env.catalog.tasks import get_task
 from sketch_env.cli import main
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import gate_reply
+from sketch_env.pool.finds import add_find
 from sketch_env.reward import RewardConfig
 from sketch_env.rewardcheck.report import (
     saturation_lines,
@@ -44,6 +46,7 @@ from sketch_env.rewardcheck.search import (
     write_search_json,
 )
 from sketch_env.rewardcheck.search.composed import OFFLINE_CHILDREN
+from sketch_env.rewardcheck.search.results import best_first
 from tests.conftest import require_chromium
 
 #: A task of four references, none slow to render (1.6-5.7 s on llvmpipe under load).
@@ -197,7 +200,7 @@ def test_the_references_mode_mutates_the_tasks_references(search, evaluator) -> 
 
 
 def test_the_finds_of_a_task_are_replayed_outside_the_budget_and_count_in_its_gap(
-    evaluator,
+    evaluator, tmp_path: Path
 ) -> None:
     # A find here is one of the task's references found again (its reward is then known);
     # the other is on a task not searched, and must not be evaluated.
@@ -206,8 +209,16 @@ def test_the_finds_of_a_task_are_replayed_outside_the_budget_and_count_in_its_ga
         Find("here", TASK, refs[0].source, "a test", "the first reference again"),
         Find("elsewhere", "flowers/watercolour", refs[1].source, "a test", "not searched"),
     ]
+    out = tmp_path / "search"
     report = run_search(
-        evaluator, tasks=[TASK], budget=2, modes=["blind"], population=2, seed=0, finds=finds
+        evaluator,
+        tasks=[TASK],
+        budget=2,
+        modes=["blind"],
+        population=2,
+        seed=0,
+        finds=finds,
+        out_dir=out,
     )
     (task,) = report.tasks
     assert report.modes == ("blind", FINDS)
@@ -227,6 +238,23 @@ def test_the_finds_of_a_task_are_replayed_outside_the_budget_and_count_in_its_ga
         evaluator, tasks=[TASK], budget=2, modes=["blind"], population=2, seed=0, finds=()
     )
     assert bare.modes == ("blind",) and FINDS not in bare.tasks[0].runs
+    # `sketch-env pool find` keeps the search's own best (never a find it replayed) in a pool.
+    pool = tmp_path / "pool"
+    pool.mkdir()
+    shutil.copy(find_pool_dir() / POOL_FILE, pool / POOL_FILE)
+    command = ["pool", "find", str(out), "--task", TASK, "--name", "test-find"]
+    assert main([*command, "--note", "a test", "--pool-dir", str(pool)]) == 0
+    (kept,) = load_finds(pool)
+    best = best_first(task.runs["blind"].candidates)[0]
+    assert kept.source == best.source and kept.id == "abstract-charcoal-blind-test-find"
+    assert kept.task_id == TASK and kept.note.startswith("a test; ")
+    assert "abstract-charcoal-blind-test-find.js" in {p.name for p in (pool / "finds").iterdir()}
+    # Kept once: the same id, or the same sketch under another name, is refused.
+    assert main([*command, "--pool-dir", str(pool)]) == 2
+    with pytest.raises(ValueError, match="already the pool's find"):
+        add_find(out, TASK, "another-name", path=pool)
+    with pytest.raises(ValueError, match="did not search"):
+        add_find(out, "trees/pastel", "x", path=pool)
 
 
 def test_the_same_seed_gives_the_same_programs_and_rewards(search, evaluator) -> None:
