@@ -224,7 +224,8 @@ def test_the_finds_of_a_task_are_replayed_outside_the_budget_and_count_in_its_ga
     assert report.modes == ("blind", FINDS)
     run = task.runs[FINDS]
     assert [c.id for c in run.candidates] == ["here"] and run.budget == 0
-    assert len(task.runs["blind"].candidates) == 2  # the budget is the search's alone
+    # The budget and the evaluations reported are the search's alone.
+    assert len(task.runs["blind"].candidates) == 2 and report.evaluations == 2
     # The same sketch at the same seed earns what it earned as a reference.
     (replayed,) = run.candidates
     assert replayed.reward == next(c.reward for c in task.references if c.id == refs[0].id)

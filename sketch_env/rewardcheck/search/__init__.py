@@ -73,6 +73,7 @@ from sketch_env.rewardcheck.search.genome import (
 )
 from sketch_env.rewardcheck.search.mutants import mutate_source
 from sketch_env.rewardcheck.search.results import (
+    FINDS,
     PREFERENCE_CAPS,
     Candidate,
     GenerationStats,
@@ -85,7 +86,6 @@ from sketch_env.rewardcheck.search.results import (
 )
 from sketch_env.rewardcheck.search.runner import (
     DEFAULT_TASKS,
-    FINDS,
     MODES,
     OFFLINE_PER_RENDER,
     CandidateEvaluator,

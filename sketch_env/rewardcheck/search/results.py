@@ -28,6 +28,7 @@ from sketch_env.rewardcheck.search.genome import Genome, Mark
 from sketch_env.scoring.spec import EMBEDDED_SCORERS, spec_scale
 
 __all__ = [
+    "FINDS",
     "PREFERENCE_CAPS",
     "Candidate",
     "GenerationStats",
@@ -41,6 +42,10 @@ __all__ = [
     "record_batch",
     "write_search_json",
 ]
+
+#: The run that replays the pool's finds (`sketch_env.catalog.finds`) on each task searched:
+#: not a search, so its evaluations are not the search's.
+FINDS = "finds"
 
 
 @dataclass
@@ -413,8 +418,8 @@ class SearchReport:
 
     @property
     def evaluations(self) -> int:
-        """Search evaluations made (references not counted)."""
-        return sum(len(r.candidates) for t in self.tasks for r in t.runs.values())
+        """Search evaluations made (references and replayed finds not counted)."""
+        return sum(len(r.candidates) for t in self.tasks for m, r in t.runs.items() if m != FINDS)
 
     @property
     def reference_evaluations(self) -> int:

@@ -30,6 +30,7 @@ from sketch_env.rewardcheck.search.composed import run_composed
 from sketch_env.rewardcheck.search.genome import random_genome
 from sketch_env.rewardcheck.search.mutants import mutate_source
 from sketch_env.rewardcheck.search.results import (
+    FINDS,
     Candidate,
     SearchReport,
     SearchRun,
@@ -42,7 +43,6 @@ from sketch_env.scoring.base import scale_of
 
 __all__ = [
     "DEFAULT_TASKS",
-    "FINDS",
     "MODES",
     "OFFLINE_PER_RENDER",
     "CandidateEvaluator",
@@ -54,8 +54,6 @@ __all__ = [
 
 #: The searches: programs bred blind, mutants of the references, pictures composed of tiles.
 MODES: tuple[str, ...] = ("blind", "references", "composed")
-#: The run that replays the pool's finds (`sketch_env.catalog.finds`) on each task searched.
-FINDS = "finds"
 #: Compositions a composed search scores offline between two renders.
 OFFLINE_PER_RENDER = 48
 #: Four tasks of different subjects and media: the default of ``--tasks``.
