@@ -64,8 +64,7 @@ def add_find(
     if not ranked:
         raise ValueError(f"{source_file} kept no sketch of a candidate on {task_id}")
     best = ranked[0]
-    subject, medium = task_id.split("/", 1)
-    find_id = f"{subject}-{medium}-{best.mode}-{name}"
+    find_id = f"{task.task.subject}-{task.task.medium}-{best.mode}-{name}"
     pool = find_pool_dir(path)
     existing = load_finds(pool)
     if any(f.id == find_id for f in existing):

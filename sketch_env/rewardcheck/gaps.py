@@ -218,10 +218,6 @@ def positive_gap(spec: str) -> bool | None:
     return None if gap is None else gap.worst_blind > 0
 
 
-def _gap(pair: tuple[str, float]) -> float:
-    return pair[1]
-
-
 def _span(pairs: tuple[tuple[str, float], ...]) -> str:
     values = [v for _, v in pairs]
     return f"{min(values):+.2f}..{max(values):+.2f}"
@@ -259,7 +255,8 @@ def gap_notice(spec: str) -> str:
             else ""
         )
         + (
-            f", the pool's finds {_span(gap.finds)} (the worst on {max(gap.finds, key=_gap)[0]})"
+            f", the pool's finds {_span(gap.finds)} (the worst on "
+            f"{max(gap.finds, key=lambda pair: pair[1])[0]})"
             if gap.finds
             else ""
         )
