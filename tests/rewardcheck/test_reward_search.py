@@ -47,6 +47,7 @@ from sketch_env.rewardcheck.search import (
 )
 from sketch_env.rewardcheck.search.composed import OFFLINE_CHILDREN
 from sketch_env.rewardcheck.search.results import best_first
+from sketch_env.scoring.heuristic import HeuristicScorer
 from tests.conftest import require_chromium
 
 #: A task of four references, none slow to render (1.6-5.7 s on llvmpipe under load).
@@ -301,7 +302,9 @@ def test_the_composed_mode_scores_pictures_offline_and_confirms_the_best_by_rend
 def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(
     evaluator, monkeypatch
 ) -> None:
-    # A reward that pays every picture alike (no preference, no coverage, no dark-mass term):
+    # A reward that pays every picture alike (no preference, no coverage, no dark-mass term,
+    # no guards, nothing read for lettering: reading the stalled rounds' pictures took 30 s of
+    # this test's 38):
     # the offline population never changes, and once its compositions are confirmed there
     # is nothing new to render. At 500 renders under vision the search then raised
     # StopIteration after 35 minutes and lost the run; now it stops and says so. A population
@@ -310,9 +313,9 @@ def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(
     monkeypatch.setattr(composed, "_POPULATION", 6)
     flat = Evaluator(
         evaluator.renderer,
-        "heuristic",
+        HeuristicScorer(read_text=False),
         reward_config=RewardConfig(
-            preference_weight=0.0, coverage_weight=0.0, dark_mass_weight=0.0
+            preference_weight=0.0, coverage_weight=0.0, dark_mass_weight=0.0, guards=()
         ),
     )
     report = run_search(
