@@ -298,25 +298,28 @@ def test_the_composed_mode_scores_pictures_offline_and_confirms_the_best_by_rend
         assert gate_reply(c.source).passed, "a confirmed composition is a sketch the gate passes"
 
 
+def _reading_nothing(evaluator: Evaluator, **weights: float) -> Evaluator:
+    """``evaluator``'s renderer under the heuristic and ``weights``, with no guard and nothing
+    read for lettering: for the tests of how the composed search spends its offline pictures,
+    where the reward's guards are not under test. Reading those pictures for lettering took
+    30 s of the stalled search's 38."""
+    scorer = HeuristicScorer(read_text=False)
+    return Evaluator(evaluator.renderer, scorer, reward_config=RewardConfig(guards=(), **weights))
+
+
 @pytest.mark.slow
 def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(
     evaluator, monkeypatch
 ) -> None:
-    # A reward that pays every picture alike (no preference, no coverage, no dark-mass term,
-    # no guards, nothing read for lettering: reading the stalled rounds' pictures took 30 s of
-    # this test's 38):
+    # A reward that pays every picture alike (no preference, no coverage, no dark-mass term):
     # the offline population never changes, and once its compositions are confirmed there
     # is nothing new to render. At 500 renders under vision the search then raised
     # StopIteration after 35 minutes and lost the run; now it stops and says so. A population
     # of 6, not the search's 24: each confirmation is one serial render, and 24 of them took
     # 177 s of pytest's 300 on busy cores.
     monkeypatch.setattr(composed, "_POPULATION", 6)
-    flat = Evaluator(
-        evaluator.renderer,
-        HeuristicScorer(read_text=False),
-        reward_config=RewardConfig(
-            preference_weight=0.0, coverage_weight=0.0, dark_mass_weight=0.0, guards=()
-        ),
+    flat = _reading_nothing(
+        evaluator, preference_weight=0.0, coverage_weight=0.0, dark_mass_weight=0.0
     )
     report = run_search(
         flat, tasks=[TASK], budget=60, modes=["composed"], offline_per_render=OFFLINE_CHILDREN
@@ -338,7 +341,11 @@ def test_a_composed_search_stops_breeding_when_its_offline_allowance_is_spent(
     monkeypatch.setattr(composed, "_POPULATION", 2)
     monkeypatch.setattr(composed, "_OFFLINE_ALLOWANCE", 0.2)
     report = run_search(
-        evaluator, tasks=[TASK], budget=12, modes=["composed"], offline_per_render=16
+        _reading_nothing(evaluator),
+        tasks=[TASK],
+        budget=12,
+        modes=["composed"],
+        offline_per_render=16,
     )
     run = report.tasks[0].runs["composed"]
     confirmed = [c for c in run.candidates if c.ops and c.ops[0] in ("mosaic", "collage")]
