@@ -24,10 +24,14 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 
 from sketch_env import RenderConfig, RenderStatus, SketchRenderer
+
+if TYPE_CHECKING:
+    from sketch_env.evaluation import Evaluator
 
 #: Short deadline so hostile sketches that must time out cost seconds, not half a minute.
 HOSTILE_DEADLINE_S = 6.0
@@ -291,6 +295,20 @@ def assert_good_render(renderer: SketchRenderer) -> None:
     assert result.errors == ()
     assert result.png is not None and result.width == 600 and result.height == 600
     assert result.paint_fraction > 0.05, result.paint_fraction
+
+
+def reading_nothing(renderer: SketchRenderer, **weights: float) -> Evaluator:
+    """An evaluator on ``renderer`` that reads nothing for lettering: the heuristic with
+    ``read_text=False``, no guard, and the reward ``weights``. For tests of what the scorer does
+    not decide (a clock's charge, how a search spends its pictures): reading pictures for text
+    is the costliest part of scoring (0.1-0.6 s a picture on one core), and took 26 s of the
+    endless-loop test's 123 under load and 30 s of the stalled composed search's 38."""
+    from sketch_env.evaluation import Evaluator
+    from sketch_env.reward import RewardConfig
+    from sketch_env.scoring.heuristic import HeuristicScorer
+
+    config = RewardConfig(guards=(), **weights)
+    return Evaluator(renderer, HeuristicScorer(read_text=False), reward_config=config)
 
 
 @cache

@@ -24,8 +24,7 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
-from sketch_env import RenderConfig, RenderStatus, RewardConfig, SketchRenderer
-from sketch_env.evaluation import Evaluator
+from sketch_env import RenderConfig, RenderStatus, SketchRenderer
 from sketch_env.render.budget import (
     MACHINE,
     SKETCH,
@@ -33,7 +32,7 @@ from sketch_env.render.budget import (
     SketchClock,
     schedstat_available,
 )
-from tests.conftest import require_chromium
+from tests.conftest import reading_nothing, require_chromium
 from tests.render.loadgen import EXIT_WITH_PARENT, load_generators
 
 #: A process that spins until killed (and ends itself if pytest is killed first).
@@ -184,10 +183,8 @@ def test_endless_loops_beside_two_trainers_are_always_charged(load):
     cap_s = DEADLINE_S * render.max_wall_factor
     with SketchRenderer(render) as renderer:
         # What is under test is the clock's charge, not the scorer: a reference earns a reward
-        # from any of them. On cores busy with the load the default's network and the
-        # lettering guard's reading took 26 s of this test's 123 for four pictures; the
-        # heuristic without guards takes well under one.
-        evaluator = Evaluator(renderer, "heuristic", reward_config=RewardConfig(guards=()))
+        # from any of them, and reading the pictures for text is what scoring costs most.
+        evaluator = reading_nothing(renderer)
         rollouts = evaluator.evaluate_sync(replies, prompts, seeds=list(range(len(replies))))
     references, loops = rollouts[: len(batch)], rollouts[len(batch) :]
     outcomes = [

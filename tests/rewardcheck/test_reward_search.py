@@ -23,7 +23,6 @@ from sketch_env.cli import main
 from sketch_env.evaluation.evaluator import Evaluator
 from sketch_env.gate import gate_reply
 from sketch_env.pool.finds import add_find
-from sketch_env.reward import RewardConfig
 from sketch_env.rewardcheck.report import (
     saturation_lines,
     search_summary_rows,
@@ -47,8 +46,7 @@ from sketch_env.rewardcheck.search import (
 )
 from sketch_env.rewardcheck.search.composed import OFFLINE_CHILDREN
 from sketch_env.rewardcheck.search.results import best_first
-from sketch_env.scoring.heuristic import HeuristicScorer
-from tests.conftest import require_chromium
+from tests.conftest import reading_nothing, require_chromium
 
 #: A task of four references, none slow to render (1.6-5.7 s on llvmpipe under load).
 TASK = "abstract/charcoal"
@@ -298,15 +296,6 @@ def test_the_composed_mode_scores_pictures_offline_and_confirms_the_best_by_rend
         assert gate_reply(c.source).passed, "a confirmed composition is a sketch the gate passes"
 
 
-def _reading_nothing(evaluator: Evaluator, **weights: float) -> Evaluator:
-    """``evaluator``'s renderer under the heuristic and ``weights``, with no guard and nothing
-    read for lettering: for the tests of how the composed search spends its offline pictures,
-    where the reward's guards are not under test. Reading those pictures for lettering took
-    30 s of the stalled search's 38."""
-    scorer = HeuristicScorer(read_text=False)
-    return Evaluator(evaluator.renderer, scorer, reward_config=RewardConfig(guards=(), **weights))
-
-
 @pytest.mark.slow
 def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(
     evaluator, monkeypatch
@@ -318,8 +307,8 @@ def test_a_composed_search_that_runs_out_of_new_compositions_stops_early(
     # of 6, not the search's 24: each confirmation is one serial render, and 24 of them took
     # 177 s of pytest's 300 on busy cores.
     monkeypatch.setattr(composed, "_POPULATION", 6)
-    flat = _reading_nothing(
-        evaluator, preference_weight=0.0, coverage_weight=0.0, dark_mass_weight=0.0
+    flat = reading_nothing(
+        evaluator.renderer, preference_weight=0.0, coverage_weight=0.0, dark_mass_weight=0.0
     )
     report = run_search(
         flat, tasks=[TASK], budget=60, modes=["composed"], offline_per_render=OFFLINE_CHILDREN
@@ -341,7 +330,7 @@ def test_a_composed_search_stops_breeding_when_its_offline_allowance_is_spent(
     monkeypatch.setattr(composed, "_POPULATION", 2)
     monkeypatch.setattr(composed, "_OFFLINE_ALLOWANCE", 0.2)
     report = run_search(
-        _reading_nothing(evaluator),
+        reading_nothing(evaluator.renderer),
         tasks=[TASK],
         budget=12,
         modes=["composed"],
